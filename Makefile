@@ -1,0 +1,43 @@
+# procmem: /proc/PID/mem policy for Linux 6.12, its lab, tests and tools.
+#
+#   make demo     build the kernels, boot each level, print the matrices
+#   make check    build everything and run every test (ends "N passed, M failed")
+#   make install  install the procmem tool (PREFIX=/usr/local)
+#
+# Each component lists its binaries in BINS and its test drivers in CHECKS
+# in a rules.mk of its own directory; tests/run runs CHECKS in order.
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
+PREFIX  ?= /usr/local
+KSRC    := build/src/linux-source-6.12
+KSELFTEST := $(KSRC)/tools/testing/selftests
+KERNELS := build/kernels/stock/bzImage build/kernels/patched/bzImage
+
+BINS   :=
+CHECKS :=
+DEMOS  :=
+include $(sort $(wildcard lab/rules.mk tools/*/rules.mk tests/*/rules.mk))
+
+.PHONY: all deps kernels check demo install clean
+all: $(BINS)
+
+deps:
+	@lab/deps
+
+# lab/build is incremental (make and ccache underneath): always ask it.
+kernels: deps
+	lab/build stock patched
+
+$(KSELFTEST)/kselftest_harness.h:
+	lab/build src
+
+check: deps kernels $(BINS)
+	@tests/run $(CHECKS)
+
+demo: deps kernels $(BINS)
+	@for d in $(DEMOS); do $$d || exit; done
+
+clean:
+	rm -f $(BINS)

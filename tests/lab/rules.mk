@@ -1,0 +1,2 @@
+# The lab runner's own behaviour.
+CHECKS += tests/lab/runner.sh
