@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * procmem: which /proc/PID/mem policy is in force on this kernel.
+ * Shared definitions of the configuration reader (config.c), the probes
+ * (probe.c), the scanner (scan.c) and the command line (procmem.c).
+ */
+#ifndef PROCMEM_H
+#define PROCMEM_H
+
+#include <stdio.h>
+
+/* Exit codes, documented in procmem.1 and usage(). */
+enum {
+	EXIT_OK = 0,		/* status: policies agree; scan: complete */
+	EXIT_FINDING = 1,	/* status: mismatch/weaker; scan: incomplete */
+	EXIT_USAGE = 2,		/* bad command line */
+	EXIT_NORUN = 3,		/* probes or scan could not run */
+};
+
+/* Levels, loosest first; LV_UNKNOWN when not known. */
+enum level { LV_UNKNOWN = -1, LV_ALWAYS, LV_SELF, LV_PTRACE, LV_NEVER };
+enum op { OP_OPEN_READ, OP_OPEN_WRITE, OP_WRITE, OP_FORCE, NOPS };
+/* Who performs a probed operation: the target itself, a process that
+ * does not trace the target, the target's active ptracer. */
+enum rel { REL_SELF, REL_OTHER, REL_TRACER, NRELS };
+enum outcome { PR_NOT_RUN, PR_ALLOWED, PR_DENIED, PR_ERROR };
+
+extern const char *const op_names[NOPS];
+extern const char *const rel_names[NRELS];
+const char *level_name(enum level lv);
+const char *outcome_name(enum outcome o);
+/* Parses a level name, with the seed-001 synonyms if @synonyms. */
+enum level parse_level(const char *s, int synonyms);
+
+/* ---- configuration (config.c) ---- */
+enum kernel_kind {
+	K_NONE,		/* no /proc/PID/mem controls (before 6.11) */
+	K_STOCK,	/* mainline: proc_mem.force_override only */
+	K_PATCHED,	/* this project's series: docs/interface.md */
+};
+
+#define MAX_PARAMS 16
+struct param {			/* one proc_mem.* boot parameter */
+	char name[64];		/* without the "proc_mem." prefix */
+	char value[64];
+	int has_value;
+	int op;			/* enum op, -1 for permissive/unknown */
+	int known;		/* the running kernel implements it */
+	enum level level;	/* parsed value, LV_UNKNOWN if invalid */
+	int valid;		/* the kernel would accept the value */
+	int bool_val;		/* permissive: the value */
+};
+
+struct config {
+	char release[128];
+	int major, minor;
+	enum kernel_kind kind;
+	const char *kind_basis;		/* how kind was decided */
+
+	struct param params[MAX_PARAMS];
+	int nparams;
+	int cmdline_read;
+
+	char kconfig_src[160];		/* "" if no kernel config found */
+	char kconfig_err[320];
+	enum level kconfig[NOPS];	/* LV_UNKNOWN: no such option set */
+	char kconfig_sym[NOPS][48];
+
+	int have_sysctl;
+	enum level sysctl[NOPS];
+	int sysctl_permissive;		/* -1 unreadable */
+	long denied[NOPS][2];		/* denied, would_deny; -1 unknown */
+
+	/* The result: what the kernel holds, and where it comes from. */
+	enum level configured[NOPS];
+	const char *source[NOPS];	/* sysctl, cmdline, kconfig, default, fixed */
+	int permissive;
+};
+
+void config_read(struct config *c);
+
+/* ---- probes (probe.c) ---- */
+struct probe_result {
+	enum outcome out;
+	int err;		/* errno of the call that decided it */
+	char how[200];		/* what was done */
+};
+
+struct probes {
+	struct probe_result r[NOPS][NRELS];
+	int ran;		/* 0: could not run at all */
+	char fatal[160];	/* why some probes could not run */
+};
+
+/* Runs every probe in a forked child; never fails, see ->ran/->fatal. */
+void probes_run(struct probes *p, int timeout_s);
+/* Infers a level from the three relations' outcomes; *why on unknown. */
+enum level probes_level(const struct probes *p, int op, const char **why);
+
+/* ---- scan (scan.c) ---- */
+int cmd_scan(int json);
+
+/* ---- output helpers (procmem.c) ---- */
+void json_str(FILE *f, const char *s);
+
+#endif
