@@ -1,0 +1,145 @@
+#!/bin/sh
+# TAP checks of procmem (issue 6).  procmem status must report, for every
+# row of the table below, each operation's measured level and exit status,
+# on the host (stock 6.18, no proc_mem parameters) or in a lab guest booted
+# with the row's kernel and command line.  Then: scan finds a holder this
+# script starts, usage errors, JSON, man page, cppcheck, make install.
+set -eu
+cd "$(dirname "$0")/../.."
+pm=build/procmem/procmem
+out=build/results/procmem
+mkdir -p "$out"
+
+# kernel exit open_read open_write write   force  boot parameters (rest)
+table='
+host     0   always    always     always  always
+stock    0   always    always     always  always proc_mem.force_override=always
+stock    0   always    always     always  ptrace proc_mem.force_override=ptrace
+stock    0   always    always     always  never  proc_mem.force_override=never
+stock    1   always    always     always  always proc_mem.restrict_write=never
+patched  0   always    ptrace     always  always proc_mem.restrict_open_write=ptrace
+patched  0   always    always     never   always proc_mem.restrict_write=never
+patched  0   always    always     always  self   proc_mem.force_override=self
+patched  0   always    always     ptrace  never  proc_mem.restrict_write=ptrace proc_mem.force_override=never
+patched  0   self      never      unknown always proc_mem.restrict_open_read=self proc_mem.restrict_open_write=never
+patched  1   always    always     always  always proc_mem.permissive=1 proc_mem.restrict_write=never
+'
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+# expect DESC STATUS CMD...: CMD exits with STATUS
+expect() {
+	desc=$1 want=$2
+	shift 2
+	got=0
+	"$@" >"$out/cmd.log" 2>&1 || got=$?
+	if [ "$got" -eq "$want" ]; then ok "$desc"; else
+		not_ok "$desc (exit $got, want $want)"
+		sed 's/^/# /' "$out/cmd.log"
+	fi
+}
+
+echo "TAP version 13"
+[ -x $pm ] || { echo "not ok 1 - $pm is not built (make $pm)"; exit 1; }
+
+row=0
+probe='test -d /proc/sys/kernel/proc_mem && echo "guest: proc_mem sysctls"
+build/procmem/procmem status; echo "procmem-exit: $?"'
+while read -r kernel want_rc l_or l_ow l_w l_f cmdline; do
+	[ -n "$kernel" ] || continue
+	row=$((row + 1))
+	log=$out/status-$row.log
+	if [ "$kernel" = host ]; then
+		sh -c "$probe" >"$log" 2>&1 </dev/null || true
+	else
+		lab/vm --kernel "$kernel" --cmdline "$cmdline" --timeout 120 \
+			-- sh -c "$probe" >"$log" 2>&1 </dev/null || true
+	fi
+	skip=
+	if [ "$kernel" = patched ] && grep -q '^procmem-exit:' "$log" &&
+		! grep -q '^guest: proc_mem sysctls' "$log"; then
+		skip=" # SKIP patched kernel lacks the policy"
+	fi
+	for check in open_read:$l_or open_write:$l_ow write:$l_w force:$l_f exit:$want_rc; do
+		what=${check%%:*} want=${check#*:}
+		if [ "$what" = exit ]; then
+			got=$(sed -n 's/^procmem-exit: //p' "$log")
+		else
+			got=$(awk -v op="$what" '$1 == op && NF == 7 { print $4 }' "$log")
+		fi
+		desc="$kernel ${cmdline:-(no parameters)}: $what is $want"
+		if [ -n "$skip" ]; then
+			ok "$desc$skip"
+		elif [ "$got" = "$want" ]; then
+			ok "$desc"
+		else
+			not_ok "$desc (got '${got:-nothing}')"
+			sed 's/^/# /' "$log"
+		fi
+	done
+done <<EOF
+$table
+EOF
+
+# scan: a holder we start, with /proc/<target>/mem open for r and rw.
+sleep 300 &
+target=$!
+# shellcheck disable=SC2016 # $1 is the inner shell's
+sh -c 'exec 3</proc/$1/mem 4<>/proc/$1/mem; exec sleep 300' holder "$target" &
+holder=$!
+trap 'kill "$holder" "$target" 2>/dev/null || true' EXIT
+i=0
+while [ "$(cat /proc/$holder/comm)" != sleep ] && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+$pm scan >"$out/scan.log" 2>&1 || true
+for mode in r rw; do
+	if awk -v h="$holder" -v t="$target" -v m="$mode" \
+		'$1 == h && $2 == "sleep" && $4 == m && $5 == t { f = 1 } END { exit !f }' \
+		"$out/scan.log"; then
+		ok "scan finds holder $holder of /proc/$target/mem, mode $mode"
+	else
+		not_ok "scan finds holder $holder of /proc/$target/mem, mode $mode"
+		sed 's/^/# /' "$out/scan.log"
+	fi
+done
+expect "scan --json is valid JSON naming the holder" 0 \
+	sh -c "$pm scan --json | python3 -m json.tool | grep -q '\"pid\": $holder,'"
+kill "$holder"
+wait "$holder" 2>/dev/null || true
+$pm scan >"$out/scan.log" 2>&1 || true
+if awk -v h="$holder" '$1 == h { f = 1 } END { exit f }' "$out/scan.log"; then
+	ok "scan no longer lists the holder once it is gone"
+else
+	not_ok "scan no longer lists the holder once it is gone"
+fi
+if [ "$(id -u)" = 0 ]; then
+	expect "scan as nobody exits 1 and says what it could not inspect" 0 \
+		sh -c "setpriv --reuid=65534 --regid=65534 --clear-groups $pm scan |
+			grep -q '^not inspected: [1-9]'; [ \$? = 0 ] &&
+			{ setpriv --reuid=65534 --regid=65534 --clear-groups $pm scan; [ \$? = 1 ]; }"
+else
+	ok "scan as nobody exits 1 # SKIP not root"
+fi
+
+# Command line, JSON, man page, lint, install.
+expect "--help exits 0" 0 $pm --help
+expect "no command is a usage error" 2 $pm
+expect "unknown command is a usage error" 2 $pm frob
+expect "bad --timeout is a usage error" 2 $pm status --timeout soon
+expect "unknown option is a usage error" 2 $pm scan --bogus
+expect "usage errors say what is wrong" 0 \
+	sh -c "$pm frob 2>&1 >/dev/null | grep -q \"unknown command 'frob'\""
+expect "status --json is valid JSON" 0 sh -c "$pm status --json | python3 -m json.tool"
+expect "man page formats without warnings" 0 \
+	sh -c '! groff -man -ww -z tools/procmem/procmem.1 2>&1 | grep .'
+expect "cppcheck finds nothing" 0 cppcheck --enable=warning,style,performance,portability \
+	--error-exitcode=1 -q -D_GNU_SOURCE --std=c11 tools/procmem
+dest=$(mktemp -d)
+expect "make install PREFIX=... installs binary and man page" 0 \
+	sh -c "make -s install PREFIX=$dest >/dev/null && test -x $dest/bin/procmem &&
+		test -f $dest/share/man/man1/procmem.1"
+rm -rf "$dest"
+echo "1..$n"
