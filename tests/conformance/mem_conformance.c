@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Conformance of /proc/PID/mem to its access policy.
+ *
+ * Every accessor (FIXTURE_VARIANT) tries every operation (TEST_F) on a
+ * target process and the outcome is compared with one table, expected[],
+ * indexed by the policy in force: the operation whose level is set and
+ * that level, all other operations being at "always".  The policy in force
+ * is given by the environment, PM_OP=force|open_read|open_write|write and
+ * PM_LEVEL=always|self|ptrace|never (default: force always), because it is
+ * what the test sets, not what the kernel says.  The stock kernel's
+ * proc_mem.force_override is the "force" rows: stock and patched kernels
+ * are held to the same expectations there.
+ *
+ * Outcomes: '+' success (and the data read or written is checked),
+ * 'A' EACCES, 'I' EIO, '-' not applicable; anything else is a failure.
+ * On a kernel with /proc/sys/kernel/proc_mem/denied, every expected
+ * policy denial must also add exactly one to its counters.  With
+ * PM_PERMISSIVE=1 (proc_mem.permissive=1) every case must behave as under
+ * "always" and each denial of PM_LEVEL be counted as a would-deny instead.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+enum accessor { SELF, TRACER, PARENT, INHERIT, OTHERUID, NR_ACCESSORS };
+enum operation {
+	OPEN_RO,	/* open O_RDONLY */
+	OPEN_RW,	/* open O_RDWR */
+	RD_RW,		/* read a read-write page */
+	WR_RW,		/* write a read-write page */
+	RD_NONE,	/* read a PROT_NONE page */
+	WR_RO,		/* write a read-only page */
+	WR_TEXT,	/* write the target's read-only executable text */
+	WR_DETACH,	/* tracer: open while attached, detach, write text */
+	NR_OPERATIONS
+};
+
+/*
+ * The expected outcome per (policy, accessor, operation).  Accessors:
+ * self      the target on /proc/self/mem;
+ * tracer    its active ptracer (PTRACE_SEIZE), same uid;
+ * parent    its same-uid parent, not attached;
+ * inherit   its child, through fds the target opened on /proc/self/mem;
+ * otheruid  a process of another uid (the ptrace access check refuses it).
+ * Columns are the operations in enum order:
+ *   open_ro open_rw rd_rw wr_rw rd_none wr_ro wr_text wr_detach
+ */
+static const struct {
+	const char *op, *level;
+	const char *outcome[NR_ACCESSORS];
+} expected[] = {
+	/*  policy                   self        tracer      parent      inherit     otheruid */
+	{ "open_read", "always",{ "+++++++-", "++++++++", "+++++++-", "+++++++-", "AAAAAAA-" } },
+	{ "open_read", "self",  { "+++++++-", "++++++++", "AAA+A++-", "+++++++-", "AAAAAAA-" } },
+	{ "open_read", "ptrace",{ "AAA+A++-", "++++++++", "AAA+A++-", "AAA+A++-", "AAAAAAA-" } },
+	{ "open_read", "never", { "AAA+A++-", "AAA+A+++", "AAA+A++-", "AAA+A++-", "AAAAAAA-" } },
+	{ "open_write","always",{ "+++++++-", "++++++++", "+++++++-", "+++++++-", "AAAAAAA-" } },
+	{ "open_write","self",  { "+++++++-", "++++++++", "+A+A+AA-", "+++++++-", "AAAAAAA-" } },
+	{ "open_write","ptrace",{ "+A+A+AA-", "++++++++", "+A+A+AA-", "+A+A+AA-", "AAAAAAA-" } },
+	{ "open_write","never", { "+A+A+AA-", "+A+A+AAA", "+A+A+AA-", "+A+A+AA-", "AAAAAAA-" } },
+	{ "write",     "always",{ "+++++++-", "++++++++", "+++++++-", "+++++++-", "AAAAAAA-" } },
+	{ "write",     "self",  { "+++++++-", "+++++++A", "+++A+AA-", "+++A+AA-", "AAAAAAA-" } },
+	{ "write",     "ptrace",{ "+++A+AA-", "+++++++A", "+++A+AA-", "+++A+AA-", "AAAAAAA-" } },
+	{ "write",     "never", { "+++A+AA-", "+++A+AAA", "+++A+AA-", "+++A+AA-", "AAAAAAA-" } },
+	{ "force",     "always",{ "+++++++-", "++++++++", "+++++++-", "+++++++-", "AAAAAAA-" } },
+	{ "force",     "self",  { "+++++++-", "+++++++I", "++++III-", "++++III-", "AAAAAAA-" } },
+	{ "force",     "ptrace",{ "++++III-", "+++++++I", "++++III-", "++++III-", "AAAAAAA-" } },
+	{ "force",     "never", { "++++III-", "++++IIII", "++++III-", "++++III-", "AAAAAAA-" } },
+};
+
+static const char *const operation_names[NR_OPERATIONS] = {
+	"open_ro", "open_rw", "rd_rw", "wr_rw", "rd_none", "wr_ro", "wr_text",
+	"wr_detach",
+};
+
+#define RW_BYTE		0x11
+#define RO_BYTE		0x22
+#define NONE_BYTE	0x33
+#define NEW_BYTE	0x5a
+#define NOBODY		65534
+
+/* A function of ours whose text the accessors overwrite; never called. */
+static __attribute__((noinline, used, aligned(64))) int target_text(int x)
+{
+	return x * 3 + 1;
+}
+
+static bool permissive(void)
+{
+	const char *p = getenv("PM_PERMISSIVE");
+
+	return p && !strcmp(p, "1");
+}
+
+static char expected_outcome(enum accessor acc, enum operation op,
+			     const char *want_level)
+{
+	const char *want_op = getenv("PM_OP") ?: "force";
+	size_t i;
+
+	for (i = 0; i < sizeof(expected) / sizeof(expected[0]); i++)
+		if (!strcmp(expected[i].op, want_op) &&
+		    !strcmp(expected[i].level, want_level))
+			return expected[i].outcome[acc][op];
+	fprintf(stderr, "no expectations for PM_OP=%s PM_LEVEL=%s\n",
+		want_op, want_level);
+	exit(KSFT_FAIL);
+}
+
+static char outcome_of(int err)
+{
+	return err == 0 ? '+' : err == EACCES ? 'A' : err == EIO ? 'I' : 'E';
+}
+
+/*
+ * Sum of the kernel's denial counters (would-deny ones if @would), or -1
+ * on a kernel without them.
+ */
+static long denials(bool would)
+{
+	FILE *f = fopen("/proc/sys/kernel/proc_mem/denied", "r");
+	long sum = 0, denied, would_deny;
+	char name[32];
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%31s %ld %ld", name, &denied, &would_deny) == 3)
+		sum += would ? would_deny : denied;
+	fclose(f);
+	return sum;
+}
+
+static int open_mem(pid_t pid, int flags)
+{
+	char path[64];
+	int fd;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/mem");
+	fd = open(path, flags | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+struct pages {
+	unsigned char *rw, *ro, *none, *text;
+};
+
+/* Flags of the fd an operation needs, 0 for the open-only operations. */
+static int op_flags(enum operation op)
+{
+	switch (op) {
+	case OPEN_RO:
+	case RD_RW:
+	case RD_NONE:
+		return O_RDONLY;
+	case OPEN_RW:
+		return O_RDWR;
+	default:
+		return O_WRONLY;
+	}
+}
+
+static unsigned char *op_address(const struct pages *p, enum operation op)
+{
+	switch (op) {
+	case RD_RW:
+	case WR_RW:
+		return p->rw;
+	case RD_NONE:
+		return p->none;
+	case WR_RO:
+		return p->ro;
+	default:
+		return p->text;
+	}
+}
+
+/*
+ * The access part of an operation, on an fd already open with op_flags():
+ * 0 on success with the right data, else a positive errno (EBADMSG for
+ * wrong data).
+ */
+static int access_op(int fd, const struct pages *p, enum operation op)
+{
+	unsigned char *addr = op_address(p, op), byte = NEW_BYTE;
+	ssize_t n;
+
+	switch (op) {
+	case OPEN_RO:
+	case OPEN_RW:
+		return 0;
+	case RD_RW:
+	case RD_NONE:
+		n = pread(fd, &byte, 1, (off_t)(uintptr_t)addr);
+		if (n != 1)
+			return n < 0 ? errno : EBADMSG;
+		return byte == (op == RD_RW ? RW_BYTE : NONE_BYTE) ? 0 : EBADMSG;
+	default:
+		n = pwrite(fd, &byte, 1, (off_t)(uintptr_t)addr);
+		return n == 1 ? 0 : n < 0 ? errno : EBADMSG;
+	}
+}
+
+/* Open and access, as one process: 0 or a positive errno. */
+static int open_and_access(pid_t pid, const struct pages *p, enum operation op)
+{
+	int fd = open_mem(pid, op_flags(op)), err;
+
+	if (fd < 0)
+		return -fd;
+	err = access_op(fd, p, op);
+	close(fd);
+	return err;
+}
+
+/* Run fn in a child and return what it exits with. */
+static int in_child(int (*fn)(pid_t, const struct pages *, enum operation),
+		    pid_t pid, const struct pages *p, enum operation op,
+		    uid_t uid)
+{
+	int status;
+	pid_t child = fork();
+
+	if (child == 0) {
+		if (uid && setresuid(uid, uid, uid))
+			_exit(EPERM);
+		_exit(fn(pid, p, op));
+	}
+	if (child < 0 || waitpid(child, &status, 0) != child ||
+	    !WIFEXITED(status))
+		return ECHILD;
+	return WEXITSTATUS(status);
+}
+
+/* inherit: the target opens its own mem, a child of it does the access. */
+static int inherited_access(pid_t unused, const struct pages *p,
+			    enum operation op)
+{
+	int fd = open_mem(0, op_flags(op)), status;
+	pid_t child;
+
+	(void)unused;
+	if (fd < 0)
+		return -fd;
+	if (op == OPEN_RO || op == OPEN_RW)
+		return 0;
+	child = fork();
+	if (child == 0)
+		_exit(access_op(fd, p, op));
+	if (child < 0 || waitpid(child, &status, 0) != child ||
+	    !WIFEXITED(status))
+		return ECHILD;
+	return WEXITSTATUS(status);
+}
+
+static int tracer_detached_write(pid_t pid, const struct pages *p)
+{
+	int fd = open_mem(pid, O_WRONLY), err;
+
+	if (fd < 0)
+		return -fd;
+	if (ptrace(PTRACE_DETACH, pid, 0, 0))
+		err = errno;
+	else
+		err = access_op(fd, p, WR_TEXT);
+	close(fd);
+	return err;
+}
+
+FIXTURE(mem) {
+	struct pages p;
+	pid_t target;
+	int report[2];	/* target -> test: result of a self access */
+};
+
+FIXTURE_VARIANT(mem) {
+	enum accessor accessor;
+};
+
+FIXTURE_VARIANT_ADD(mem, self) { .accessor = SELF };
+FIXTURE_VARIANT_ADD(mem, tracer) { .accessor = TRACER };
+FIXTURE_VARIANT_ADD(mem, parent) { .accessor = PARENT };
+FIXTURE_VARIANT_ADD(mem, inherit) { .accessor = INHERIT };
+FIXTURE_VARIANT_ADD(mem, otheruid) { .accessor = OTHERUID };
+
+FIXTURE_SETUP(mem)
+{
+	long pagesz = sysconf(_SC_PAGESIZE);
+	unsigned char *map = mmap(NULL, 3 * pagesz, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ASSERT_NE(MAP_FAILED, map);
+	self->p.rw = map;
+	self->p.ro = map + pagesz;
+	self->p.none = map + 2 * pagesz;
+	self->p.text = (unsigned char *)target_text;
+	memset(self->p.rw, RW_BYTE, pagesz);
+	memset(self->p.ro, RO_BYTE, pagesz);
+	memset(self->p.none, NONE_BYTE, pagesz);
+	ASSERT_EQ(0, mprotect(self->p.ro, pagesz, PROT_READ));
+	ASSERT_EQ(0, mprotect(self->p.none, pagesz, PROT_NONE));
+	ASSERT_EQ(0, pipe(self->report));
+	self->target = -1;
+}
+
+FIXTURE_TEARDOWN(mem)
+{
+	if (self->target > 0) {
+		kill(self->target, SIGKILL);
+		waitpid(self->target, NULL, 0);
+	}
+}
+
+/*
+ * Start the target.  For self and inherit it performs the operation
+ * itself and writes the result to the report pipe; either way it then
+ * waits to be killed, so that its memory can be checked.
+ */
+static void start_target(struct _test_data_mem *self, enum accessor acc,
+			 enum operation op)
+{
+	self->target = fork();
+	if (self->target == 0) {
+		int err = 0;
+
+		if (acc == SELF)
+			err = open_and_access(0, &self->p, op);
+		else if (acc == INHERIT)
+			err = inherited_access(0, &self->p, op);
+		if (write(self->report[1], &err, sizeof(err)) != sizeof(err))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+}
+
+/* Did the write land?  Read the target's byte from outside. */
+static int written(struct _test_data_mem *self, enum operation op)
+{
+	unsigned char byte = 0;
+	struct iovec local = { &byte, 1 };
+	struct iovec remote = { op_address(&self->p, op), 1 };
+
+	if (process_vm_readv(self->target, &local, 1, &remote, 1, 0) != 1)
+		return 0;
+	return byte == NEW_BYTE;
+}
+
+static void run_case(struct __test_metadata *_metadata,
+		     struct _test_data_mem *self, enum accessor acc,
+		     enum operation op)
+{
+	const char *level = getenv("PM_LEVEL") ?: "always";
+	char deny = expected_outcome(acc, op, level), want = deny, got;
+	long before = denials(permissive()), after;
+	int err, status;
+
+	if (permissive())
+		want = expected_outcome(acc, op, "always");
+
+	if (want == '-')
+		SKIP(return, "%s does not apply to this accessor",
+		     operation_names[op]);
+
+	start_target(self, acc, op);
+	ASSERT_LT(0, self->target);
+	ASSERT_EQ((ssize_t)sizeof(err), read(self->report[0], &err, sizeof(err)));
+
+	switch (acc) {
+	case TRACER:
+		ASSERT_EQ(0, ptrace(PTRACE_SEIZE, self->target, 0, 0));
+		ASSERT_EQ(0, ptrace(PTRACE_INTERRUPT, self->target, 0, 0));
+		ASSERT_EQ(self->target, waitpid(self->target, &status, 0));
+		if (op == WR_DETACH)
+			err = tracer_detached_write(self->target, &self->p);
+		else
+			err = open_and_access(self->target, &self->p, op);
+		break;
+	case PARENT:
+		err = open_and_access(self->target, &self->p, op);
+		break;
+	case OTHERUID:
+		err = in_child(open_and_access, self->target, &self->p, op,
+			       NOBODY);
+		break;
+	default:	/* SELF and INHERIT: done by the target already */
+		break;
+	}
+
+	got = outcome_of(err);
+	if (got == '+' && op_flags(op) == O_WRONLY && !written(self, op))
+		got = 'W';	/* the write said yes, but nothing changed */
+	EXPECT_EQ(want, got) {
+		TH_LOG("%s: want '%c', got '%c' (errno %d: %s)",
+		       operation_names[op], want, got, err, strerror(err));
+	}
+
+	/* Each denial by the policy is counted once (not the uid check). */
+	after = denials(permissive());
+	if (before >= 0)
+		EXPECT_EQ(acc != OTHERUID && (deny == 'A' || deny == 'I'),
+			  after - before);
+}
+
+TEST_F(mem, open_ro) { run_case(_metadata, self, variant->accessor, OPEN_RO); }
+TEST_F(mem, open_rw) { run_case(_metadata, self, variant->accessor, OPEN_RW); }
+TEST_F(mem, rd_rw) { run_case(_metadata, self, variant->accessor, RD_RW); }
+TEST_F(mem, wr_rw) { run_case(_metadata, self, variant->accessor, WR_RW); }
+TEST_F(mem, rd_none) { run_case(_metadata, self, variant->accessor, RD_NONE); }
+TEST_F(mem, wr_ro) { run_case(_metadata, self, variant->accessor, WR_RO); }
+TEST_F(mem, wr_text) { run_case(_metadata, self, variant->accessor, WR_TEXT); }
+TEST_F(mem, wr_detach) { run_case(_metadata, self, variant->accessor, WR_DETACH); }
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,19 @@
+# Conformance of /proc/PID/mem to the policy table, on stock and patched
+# kernels.  Built against the kernel's own kselftest harness.
+CONFORMANCE := build/tests/mem_conformance
+BINS   += $(CONFORMANCE)
+CHECKS += tests/conformance/run
+DEMOS  += tests/conformance/demo
+
+# The harness uses GNU C (typeof, statement expressions) and is not
+# -Wextra clean: include it as a system header.
+$(CONFORMANCE): tests/conformance/mem_conformance.c $(KSELFTEST)/kselftest_harness.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -std=gnu11 -isystem $(KSELFTEST) -o $@ $<
+
+# gdb's target: no optimisation, so the breakpoint and the const stay.
+GDB_TARGET := build/tests/gdb_target
+BINS += $(GDB_TARGET)
+$(GDB_TARGET): tests/conformance/gdb_target.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -O0 -g -fPIE -pie -o $@ $<
