@@ -17,12 +17,14 @@ stock    0   always    always     always  always proc_mem.force_override=always
 stock    0   always    always     always  ptrace proc_mem.force_override=ptrace
 stock    0   always    always     always  never  proc_mem.force_override=never
 stock    1   always    always     always  always proc_mem.restrict_write=never
+stock    1   always    always     always  always proc_mem.force_override=self
 patched  0   always    ptrace     always  always proc_mem.restrict_open_write=ptrace
 patched  0   always    always     never   always proc_mem.restrict_write=never
 patched  0   always    always     always  self   proc_mem.force_override=self
 patched  0   always    always     ptrace  never  proc_mem.restrict_write=ptrace proc_mem.force_override=never
 patched  0   self      never      unknown always proc_mem.restrict_open_read=self proc_mem.restrict_open_write=never
 patched  1   always    always     always  always proc_mem.permissive=1 proc_mem.restrict_write=never
+patched  1   always    always     always  always proc_mem.restrict_write=bogus
 '
 
 n=0

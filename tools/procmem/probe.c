@@ -352,14 +352,15 @@ static int trace_start(struct ctx *c)
 	    waitpid(c->t, &st, __WALL) != c->t || !WIFSTOPPED(st)) {
 		snprintf(c->p->fatal, sizeof(c->p->fatal),
 			 "cannot stop our traced child: %s", strerror(errno));
-		return -1;
+		return -2;	/* still traced: P is no "other" any more */
 	}
 	return 0;
 }
 
-static void not_run(struct ctx *c, int rel, const char *why)
+/* Marks the probes of rel from op on as failed, for why. */
+static void fail_probes(struct ctx *c, int rel, int from, const char *why)
 {
-	for (int op = 0; op < NOPS; op++)
+	for (int op = from; op < NOPS; op++)
 		set(c->p, op, rel, PR_ERROR, 0, "%s", why);
 }
 
@@ -411,8 +412,15 @@ static void prober(struct probes *p)
 	probe_self_open(&c, 1);
 	rfd_o = probe_open(&c, REL_OTHER, c.t, 0);
 	wfd_o = probe_open(&c, REL_OTHER, c.t, 1);
-	traced = trace_start(&c) == 0;
-	if (traced) {
+	traced = trace_start(&c);
+	if (traced == -2) {
+		kill(c.t, SIGKILL);
+		waitpid(c.t, NULL, __WALL);
+		for (int rel = 0; rel < NRELS; rel++)
+			fail_probes(&c, rel, rel == REL_TRACER ? 0 : OP_WRITE, p->fatal);
+		return;
+	}
+	if (traced == 0) {
 		rfd_t = probe_open(&c, REL_TRACER, c.t, 0);
 		wfd_t = probe_open(&c, REL_TRACER, c.t, 1);
 		c.wsrc = wfd_t >= 0 ? "" : BY_OTHER;
@@ -424,10 +432,13 @@ static void prober(struct probes *p)
 			snprintf(p->fatal, sizeof(p->fatal),
 				 "PTRACE_DETACH: %s", strerror(errno));
 			kill(c.t, SIGKILL);
+			waitpid(c.t, NULL, __WALL);
+			fail_probes(&c, REL_OTHER, OP_WRITE, p->fatal);
+			fail_probes(&c, REL_SELF, OP_WRITE, p->fatal);
 			return;
 		}
 	} else {
-		not_run(&c, REL_TRACER, p->fatal);
+		fail_probes(&c, REL_TRACER, 0, p->fatal);
 	}
 
 	/* Not tracing T any more: P is just another process. */

@@ -296,7 +296,7 @@ static int cmd_status(int json, int verbose, int timeout)
 	if (p.fatal[0])
 		add(&notes, "probes: %s", p.fatal);
 
-	if (!p.ran || errors) {
+	if (!p.ran || errors || p.fatal[0]) {
 		rc = EXIT_NORUN;
 		result = "probe-failed";
 	} else if (find.n) {

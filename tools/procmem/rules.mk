@@ -11,3 +11,5 @@ install: $(PROCMEM)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(PROCMEM) $(DESTDIR)$(PREFIX)/bin/procmem
 	install -m 0644 tools/procmem/procmem.1 $(DESTDIR)$(PREFIX)/share/man/man1/procmem.1
+
+DEMOS += tools/procmem/demo.sh
