@@ -10,7 +10,10 @@ pm=build/procmem/procmem
 out=build/results/procmem
 mkdir -p "$out"
 
-# kernel exit open_read open_write write   force  boot parameters (rest)
+# Expected levels and exit status of procmem status.  The rest of a line
+# is boot parameters, and sysctl.NAME=VALUE: written to
+# /proc/sys/kernel/proc_mem/NAME in the guest before procmem runs.
+# kernel exit open_read open_write write   force  parameters
 table='
 host     0   always    always     always  always
 stock    0   always    always     always  always proc_mem.force_override=always
@@ -25,6 +28,8 @@ patched  0   always    always     ptrace  never  proc_mem.restrict_write=ptrace 
 patched  0   self      never      unknown always proc_mem.restrict_open_read=self proc_mem.restrict_open_write=never
 patched  1   always    always     always  always proc_mem.permissive=1 proc_mem.restrict_write=never
 patched  1   always    always     always  always proc_mem.restrict_write=bogus
+patched  0   always    always     always  never  proc_mem.force_override=ptrace sysctl.force=never
+patched  0   always    always     never   always proc_mem.permissive=1 proc_mem.restrict_write=never sysctl.permissive=0
 '
 
 n=0
@@ -52,11 +57,20 @@ while read -r kernel want_rc l_or l_ow l_w l_f cmdline; do
 	[ -n "$kernel" ] || continue
 	row=$((row + 1))
 	log=$out/status-$row.log
+	boot= setup=
+	for w in $cmdline; do
+		case $w in
+		sysctl.*=*)
+			w=${w#sysctl.}
+			setup="$setup echo ${w#*=} >/proc/sys/kernel/proc_mem/${w%%=*};" ;;
+		*) boot="$boot $w" ;;
+		esac
+	done
 	if [ "$kernel" = host ]; then
-		sh -c "$probe" >"$log" 2>&1 </dev/null || true
+		sh -c "$setup$probe" >"$log" 2>&1 </dev/null || true
 	else
-		lab/vm --kernel "$kernel" --cmdline "$cmdline" --timeout 120 \
-			-- sh -c "$probe" >"$log" 2>&1 </dev/null || true
+		lab/vm --kernel "$kernel" --cmdline "$boot" --timeout 120 \
+			-- sh -c "$setup$probe" >"$log" 2>&1 </dev/null || true
 	fi
 	skip=
 	if [ "$kernel" = patched ] && grep -q '^procmem-exit:' "$log" &&
