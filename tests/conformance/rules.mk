@@ -17,3 +17,9 @@ BINS += $(GDB_TARGET)
 $(GDB_TARGET): tests/conformance/gdb_target.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -O0 -g -fPIE -pie -o $@ $<
+
+SYSCTL_WRITE := build/tests/sysctl_write
+BINS += $(SYSCTL_WRITE)
+$(SYSCTL_WRITE): tests/conformance/sysctl_write.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $<
