@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -22,6 +23,8 @@
 struct holder {
 	int pid, fd, target, task;	/* task: -1 for /proc/P/mem */
 	int gone;			/* link says "(deleted)" */
+	int foreign;			/* on another procfs mount: the pid
+					 * may be of another pid namespace */
 	char comm[64], tcomm[64], mode[4];
 	unsigned long flags;
 };
@@ -112,7 +115,7 @@ static int read_flags(int pid, int fd, unsigned long *flags)
 }
 
 static void scan_pid(int pid, struct holder **h, size_t *nh, size_t *cap,
-		     DIR *fds)
+		     DIR *fds, dev_t proc_dev)
 {
 	struct dirent *e;
 
@@ -120,6 +123,7 @@ static void scan_pid(int pid, struct holder **h, size_t *nh, size_t *cap,
 		char link[4096], path[96];
 		struct holder x;
 		struct statfs sf;
+		struct stat st;
 		ssize_t n;
 
 		if (e->d_name[0] == '.')
@@ -138,9 +142,12 @@ static void scan_pid(int pid, struct holder **h, size_t *nh, size_t *cap,
 		    strncmp(link, "/proc/", 6) != 0)
 			continue;
 		x.pid = pid;
+		x.foreign = stat(path, &st) == 0 && st.st_dev != proc_dev;
 		read_comm(pid, x.comm, sizeof(x.comm));
 		if (x.gone)
 			snprintf(x.tcomm, sizeof(x.tcomm), "(exited)");
+		else if (x.foreign)
+			snprintf(x.tcomm, sizeof(x.tcomm), "(other procfs mount)");
 		else
 			read_comm(x.task > 0 ? x.task : x.target, x.tcomm, sizeof(x.tcomm));
 		if (read_flags(pid, x.fd, &x.flags) < 0)
@@ -169,10 +176,16 @@ int cmd_scan(int json)
 	int scanned = 0, ndenied = 0, gone = 0, rc;
 	int denied[MAX_LISTED], denied_err = 0;
 	struct dirent *e;
+	struct stat st;
 	DIR *proc = opendir("/proc");
 
 	if (!proc) {
 		fprintf(stderr, "procmem: cannot read /proc: %s\n", strerror(errno));
+		return EXIT_NORUN;
+	}
+	if (stat("/proc/self", &st) < 0) {
+		fprintf(stderr, "procmem: cannot stat /proc/self: %s\n", strerror(errno));
+		closedir(proc);
 		return EXIT_NORUN;
 	}
 	while ((e = readdir(proc))) {
@@ -197,7 +210,7 @@ int cmd_scan(int json)
 			continue;
 		}
 		scanned++;
-		scan_pid(pid, &h, &nh, &cap, fds);
+		scan_pid(pid, &h, &nh, &cap, fds, st.st_dev);
 		closedir(fds);
 	}
 	closedir(proc);
@@ -215,8 +228,9 @@ int cmd_scan(int json)
 			else
 				printf("\"task\": null, ");
 			printf("\"target_comm\": ");
-			json_str(stdout, h[i].gone ? NULL : h[i].tcomm);
-			printf(", \"target_exited\": %s}", h[i].gone ? "true" : "false");
+			json_str(stdout, h[i].gone || h[i].foreign ? NULL : h[i].tcomm);
+			printf(", \"target_exited\": %s, \"other_procfs\": %s}",
+			       h[i].gone ? "true" : "false", h[i].foreign ? "true" : "false");
 		}
 		printf("%s],\n  \"scanned\": %d,\n  \"exited_during_scan\": %d,\n",
 		       nh ? "\n  " : "", scanned, gone);
