@@ -4,8 +4,9 @@
 #   make check    build everything and run every test (ends "N passed, M failed")
 #   make install  install the procmem tool (PREFIX=/usr/local)
 #
-# Each component lists its binaries in BINS and its test drivers in CHECKS
-# in a rules.mk of its own directory; tests/run runs CHECKS in order.
+# Each component lists its binaries in BINS, its test drivers in CHECKS,
+# its demos in DEMOS and the kernel flavours it needs in FLAVOURS, in a
+# rules.mk of its own directory; tests/run runs CHECKS in order.
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -13,8 +14,8 @@ CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 PREFIX  ?= /usr/local
 KSRC    := build/src/linux-source-6.12
 KSELFTEST := $(KSRC)/tools/testing/selftests
-KERNELS := build/kernels/stock/bzImage build/kernels/patched/bzImage
 
+FLAVOURS := stock patched
 BINS   :=
 CHECKS :=
 DEMOS  :=
@@ -28,7 +29,7 @@ deps:
 
 # lab/build is incremental (make and ccache underneath): always ask it.
 kernels: deps
-	lab/build stock patched
+	lab/build $(FLAVOURS)
 
 $(KSELFTEST)/kselftest_harness.h:
 	lab/build src
