@@ -13,6 +13,7 @@ mkdir -p "$out"
 # Expected levels and exit status of procmem status.  The rest of a line
 # is boot parameters, and sysctl.NAME=VALUE: written to
 # /proc/sys/kernel/proc_mem/NAME in the guest before procmem runs.
+# MEASURED>LEVEL: in permissive mode, what the would-deny counts give.
 # kernel exit open_read open_write write   force  parameters
 table='
 host     0   always    always     always  always
@@ -26,7 +27,7 @@ patched  0   always    always     never   always proc_mem.restrict_write=never
 patched  0   always    always     always  self   proc_mem.force_override=self
 patched  0   always    always     ptrace  never  proc_mem.restrict_write=ptrace proc_mem.force_override=never
 patched  0   self      never      unknown always proc_mem.restrict_open_read=self proc_mem.restrict_open_write=never
-patched  1   always    always     always  always proc_mem.permissive=1 proc_mem.restrict_write=never
+patched  1   always>self always   always>never always>ptrace proc_mem.permissive=1 proc_mem.restrict_write=never proc_mem.force_override=ptrace proc_mem.restrict_open_read=self
 patched  1   always    always     always  always proc_mem.restrict_write=bogus
 patched  0   always    always     always  never  proc_mem.force_override=ptrace sysctl.force=never
 patched  0   always    always     never   always proc_mem.permissive=1 proc_mem.restrict_write=never sysctl.permissive=0
@@ -83,6 +84,9 @@ while read -r kernel want_rc l_or l_ow l_w l_f cmdline; do
 			got=$(sed -n 's/^procmem-exit: //p' "$log")
 		else
 			got=$(awk -v op="$what" '$1 == op && NF == 7 { print $4 }' "$log")
+			case $want in *'>'*)
+				got="$got>$(sed -n "s/^if enforced:.* $what=\([a-z]*\).*/\1/p" "$log")"
+			esac
 		fi
 		desc="$kernel ${cmdline:-(no parameters)}: $what is $want"
 		if [ -n "$skip" ]; then

@@ -310,20 +310,31 @@ static void read_sysctl(struct config *c)
 	}
 	if (read_small(SYSCTL_DIR "/permissive", buf, sizeof(buf)) >= 0)
 		c->sysctl_permissive = atoi(buf) != 0;
-	if (read_small(SYSCTL_DIR "/denied", buf, sizeof(buf)) >= 0) {
-		for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
-			char name[32];
-			long d, w;
+	read_denied(c->denied);
+}
 
-			if (sscanf(line, "%31s %ld %ld", name, &d, &w) != 3)
-				continue;
-			for (int o = 0; o < NOPS; o++)
-				if (!strcmp(name, op_names[o])) {
-					c->denied[o][0] = d;
-					c->denied[o][1] = w;
-				}
-		}
+int read_denied(long (*out)[2])
+{
+	char buf[512];
+	int found = 0;
+
+	if (read_small(SYSCTL_DIR "/denied", buf, sizeof(buf)) < 0)
+		return -1;
+	for (char *save = NULL, *line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[32];
+		long d, w;
+
+		if (sscanf(line, "%31s %ld %ld", name, &d, &w) != 3)
+			continue;
+		for (int o = 0; o < NOPS; o++)
+			if (!strcmp(name, op_names[o])) {
+				out[o][0] = d;
+				out[o][1] = w;
+				found++;
+			}
 	}
+	return found == NOPS ? 0 : -1;
 }
 
 void config_read(struct config *c)

@@ -58,7 +58,10 @@ struct ctx {
 	int sock;
 	int t_fd[2];		/* T holds a read / write fd on its own mem */
 	const char *wsrc, *rsrc;	/* who opened the file used, if not */
-};				/* the accessor itself ("" if it did) */
+				/* the accessor itself ("" if it did) */
+	int counters;		/* before[] holds the denial counters */
+	long before[NOPS][2];
+};
 
 const char *outcome_name(enum outcome o)
 {
@@ -70,14 +73,28 @@ const char *outcome_name(enum outcome o)
 	}
 }
 
-static void set(struct probes *p, int op, int rel, enum outcome o, int err,
+/* Before each probe: the kernel's denial counters, where it has them. */
+static void snap(struct ctx *c)
+{
+	c->counters = read_denied(c->before) == 0;
+}
+
+/* Records a probe's outcome, and how it moved the op's denial counters. */
+static void set(struct ctx *c, int op, int rel, enum outcome o, int err,
 		const char *fmt, const char *what)
 {
-	struct probe_result *r = &p->r[op][rel];
+	struct probe_result *r = &c->p->r[op][rel];
+	long now[NOPS][2];
 	int n;
 
 	r->out = o;
 	r->err = err;
+	if (c->counters && (o == PR_ALLOWED || o == PR_DENIED) &&
+	    read_denied(now) == 0) {
+		r->counted = 1;
+		r->d_denied = now[op][0] - c->before[op][0];
+		r->d_would = now[op][1] - c->before[op][1];
+	}
 	n = snprintf(r->how, sizeof(r->how), fmt, what);
 	if (err && n >= 0 && (size_t)n < sizeof(r->how))
 		snprintf(r->how + n, sizeof(r->how) - (size_t)n, ": %s", strerror(err));
@@ -257,9 +274,10 @@ static int probe_open(struct ctx *c, int rel, int pid, int write)
 	int fd, err;
 
 	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	snap(c);
 	fd = open(path, (write ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
 	err = fd < 0 ? errno : 0;
-	set(c->p, op, rel, open_outcome(err), err, "open(/proc/T/mem, %s)",
+	set(c, op, rel, open_outcome(err), err, "open(/proc/T/mem, %s)",
 	    write ? "O_WRONLY" : "O_RDONLY");
 	return fd;
 }
@@ -267,10 +285,12 @@ static int probe_open(struct ctx *c, int rel, int pid, int write)
 static void probe_self_open(struct ctx *c, int write)
 {
 	int op = write ? OP_OPEN_WRITE : OP_OPEN_READ;
-	struct treply rep = tcall(c, T_OPEN, write ? SLOT_W : SLOT_R,
-				  write ? O_WRONLY : O_RDONLY, 0, 0, -1);
+	struct treply rep;
 
-	set(c->p, op, REL_SELF, open_outcome(rep.err), rep.err,
+	snap(c);
+	rep = tcall(c, T_OPEN, write ? SLOT_W : SLOT_R,
+		    write ? O_WRONLY : O_RDONLY, 0, 0, -1);
+	set(c, op, REL_SELF, open_outcome(rep.err), rep.err,
 	    "open(/proc/self/mem, %s)", write ? "O_WRONLY" : "O_RDONLY");
 	c->t_fd[write ? SLOT_W : SLOT_R] = !rep.err;
 }
@@ -282,17 +302,18 @@ static void probe_write(struct ctx *c, int rel, int wfd)
 	unsigned char v = val_of(OP_WRITE, rel);
 	int after, err;
 
+	snap(c);
 	if (wfd < 0) {
-		set(c->p, OP_WRITE, rel, PR_NOT_RUN, 0, "%s",
+		set(c, OP_WRITE, rel, PR_NOT_RUN, 0, "%s",
 		    "not run: no file open for writing");
 		return;
 	}
 	err = acc_write(c, rel, wfd, a, v, &after);
 	if (!err && after != v)
-		set(c->p, OP_WRITE, rel, PR_ERROR, 0, "%s",
+		set(c, OP_WRITE, rel, PR_ERROR, 0, "%s",
 		    "write to read-write page returned 1 but memory is unchanged");
 	else
-		set(c->p, OP_WRITE, rel, open_outcome(err), err,
+		set(c, OP_WRITE, rel, open_outcome(err), err,
 		    "pwrite to read-write page%s", c->wsrc);
 }
 
@@ -302,39 +323,40 @@ static void probe_force(struct ctx *c, int rel, int wfd, int rfd)
 {
 	int after, err = EACCES;
 
+	snap(c);
 	if (wfd >= 0) {
 		uintptr_t a = addr_of(c, PG_RO, OP_FORCE, rel);
 		unsigned char v = val_of(OP_FORCE, rel);
 
 		err = acc_write(c, rel, wfd, a, v, &after);
 		if (!err && after != v) {
-			set(c->p, OP_FORCE, rel, PR_ERROR, 0, "%s",
+			set(c, OP_FORCE, rel, PR_ERROR, 0, "%s",
 			    "write to read-only page returned 1 but memory is unchanged");
 			return;
 		}
 		if (!err) {
-			set(c->p, OP_FORCE, rel, PR_ALLOWED, 0,
+			set(c, OP_FORCE, rel, PR_ALLOWED, 0,
 			    "pwrite to read-only page%s", c->wsrc);
 			return;
 		}
 		if (err != EACCES) {
-			set(c->p, OP_FORCE, rel, err == EIO ? PR_DENIED : PR_ERROR,
+			set(c, OP_FORCE, rel, err == EIO ? PR_DENIED : PR_ERROR,
 			    err, "pwrite to read-only page%s", c->wsrc);
 			return;
 		}
 	}
 	/* No writing allowed: read the PROT_NONE page instead. */
 	if (rfd < 0) {
-		set(c->p, OP_FORCE, rel, PR_NOT_RUN, 0, "%s",
+		set(c, OP_FORCE, rel, PR_NOT_RUN, 0, "%s",
 		    "not run: no file that may write or read");
 		return;
 	}
 	err = acc_read(c, rel, rfd, addr_of(c, PG_NONE, OP_FORCE, rel), &after);
 	if (!err && after != fill[PG_NONE])
-		set(c->p, OP_FORCE, rel, PR_ERROR, 0, "%s",
+		set(c, OP_FORCE, rel, PR_ERROR, 0, "%s",
 		    "read of PROT_NONE page returned wrong data");
 	else
-		set(c->p, OP_FORCE, rel, !err ? PR_ALLOWED : err == EIO ?
+		set(c, OP_FORCE, rel, !err ? PR_ALLOWED : err == EIO ?
 		    PR_DENIED : PR_ERROR, err, "pread of PROT_NONE page%s", c->rsrc);
 }
 
@@ -361,7 +383,7 @@ static int trace_start(struct ctx *c)
 static void fail_probes(struct ctx *c, int rel, int from, const char *why)
 {
 	for (int op = from; op < NOPS; op++)
-		set(c->p, op, rel, PR_ERROR, 0, "%s", why);
+		set(c, op, rel, PR_ERROR, 0, "%s", why);
 }
 
 #define BY_TRACER " (file opened by the tracer)"
@@ -578,4 +600,16 @@ enum level probes_level(const struct probes *p, int op, const char **why)
 		return LV_NEVER;
 	*why = r[REL_TRACER].how;
 	return LV_UNKNOWN;
+}
+
+enum level probes_level_enforced(const struct probes *p, int op,
+				 const char **why)
+{
+	static struct probes q;
+
+	q = *p;
+	for (int r = 0; r < NRELS; r++)
+		if (q.r[op][r].out == PR_ALLOWED && q.r[op][r].d_would > 0)
+			q.r[op][r].out = PR_DENIED;
+	return probes_level(&q, op, why);
 }

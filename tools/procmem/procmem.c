@@ -63,6 +63,15 @@ static void json_lines(FILE *f, const char *key, const struct lines *l)
 	fputs("],\n", f);
 }
 
+/* A probe's outcome for the table: permissive mode allows what it
+ * would deny, and counts it. */
+static const char *cell(const struct probe_result *r)
+{
+	if (r->out == PR_ALLOWED && r->counted && r->d_would > 0)
+		return "would-deny";
+	return r->out == PR_NOT_RUN ? "-" : outcome_name(r->out);
+}
+
 static const char *json_level(enum level lv)
 {
 	return lv == LV_UNKNOWN ? NULL : level_name(lv);
@@ -256,8 +265,8 @@ static int cmd_status(int json, int verbose, int timeout)
 	struct config c;
 	struct probes p;
 	struct lines find = { .n = 0 }, notes = { .n = 0 }, lack = { .n = 0 };
-	enum level measured[NOPS];
-	const char *why[NOPS];
+	enum level measured[NOPS], enforced[NOPS];
+	const char *why[NOPS], *why_enf;
 	int errors = 0, rc;
 	const char *result;
 
@@ -270,8 +279,20 @@ static int cmd_status(int json, int verbose, int timeout)
 		for (int r = 0; r < NRELS; r++)
 			errors += p.r[o][r].out == PR_ERROR;
 		measured[o] = probes_level(&p, o, &why[o]);
+		enforced[o] = probes_level_enforced(&p, o, &why_enf);
 		if (!p.ran)
 			why[o] = p.fatal;
+		for (int r = 0; r < NRELS; r++) {
+			const struct probe_result *pr = &p.r[o][r];
+
+			if (pr->out == PR_DENIED && pr->counted && pr->d_denied <= 0)
+				add(&find, "%s by %s was refused (%s) but proc_mem did not count a denial: something else refused it",
+				    op_names[o], rel_names[r], strerror(pr->err));
+		}
+		if (c.permissive && enforced[o] != LV_UNKNOWN &&
+		    enforced[o] != c.configured[o])
+			add(&find, "%s: permissive mode would deny as %s, but %s is configured",
+			    op_names[o], level_name(enforced[o]), level_name(c.configured[o]));
 		if (measured[o] != LV_UNKNOWN && measured[o] != want)
 			add(&find, "%s is configured %s%s but measured %s%s", op_names[o],
 			    level_name(c.configured[o]),
@@ -317,6 +338,8 @@ static int cmd_status(int json, int verbose, int timeout)
 			json_str(stdout, json_level(measured[o]));
 			printf(", \"why_unknown\": ");
 			json_str(stdout, measured[o] == LV_UNKNOWN ? why[o] : NULL);
+			printf(", \"if_enforced\": ");
+			json_str(stdout, c.permissive ? json_level(enforced[o]) : NULL);
 			printf(", \"probes\": {");
 			for (int r = 0; r < NRELS; r++) {
 				const struct probe_result *pr = &p.r[o][r];
@@ -326,7 +349,11 @@ static int cmd_status(int json, int verbose, int timeout)
 				       pr->out == PR_NOT_RUN ? "not-run" : outcome_name(pr->out),
 				       pr->err);
 				json_str(stdout, pr->how);
-				printf("}");
+				if (pr->counted)
+					printf(", \"denied_count\": %ld, \"would_deny_count\": %ld}",
+					       pr->d_denied, pr->d_would);
+				else
+					printf(", \"denied_count\": null, \"would_deny_count\": null}");
 			}
 			printf("}}%s\n", o < NOPS - 1 ? "," : "");
 		}
@@ -339,21 +366,26 @@ static int cmd_status(int json, int verbose, int timeout)
 	}
 
 	print_sources_text(&c);
-	printf("%-11s %-11s %-8s %-9s %-8s %-8s %s\n", "operation", "configured",
+	printf("%-11s %-11s %-8s %-9s %-10s %-10s %s\n", "operation", "configured",
 	       "source", "measured", "self", "other", "tracer");
 	for (int o = 0; o < NOPS; o++) {
 		printf("%-11s %-11s %-8s %-9s", op_names[o], level_name(c.configured[o]),
 		       c.source[o], level_name(measured[o]));
-		printf(" %-8s %-8s %s\n", outcome_name(p.r[o][REL_SELF].out),
-		       outcome_name(p.r[o][REL_OTHER].out),
-		       outcome_name(p.r[o][REL_TRACER].out));
+		printf(" %-10s %-10s %s\n", cell(&p.r[o][REL_SELF]),
+		       cell(&p.r[o][REL_OTHER]), cell(&p.r[o][REL_TRACER]));
+	}
+	if (c.permissive) {
+		printf("if enforced:");
+		for (int o = 0; o < NOPS; o++)
+			printf(" %s=%s", op_names[o], level_name(enforced[o]));
+		printf("  (would-deny counts of the probes)\n");
 	}
 	if (verbose) {
 		printf("\nprobes:\n");
 		for (int o = 0; o < NOPS; o++)
 			for (int r = 0; r < NRELS; r++)
-				printf("  %-10s %-6s %-8s %s\n", op_names[o], rel_names[r],
-				       outcome_name(p.r[o][r].out), p.r[o][r].how);
+				printf("  %-10s %-6s %-10s %s\n", op_names[o], rel_names[r],
+				       cell(&p.r[o][r]), p.r[o][r].how);
 	}
 	printf("\n");
 	for (int i = 0; i < lack.n; i++)

@@ -78,12 +78,17 @@ struct config {
 };
 
 void config_read(struct config *c);
+/* Reads /proc/sys/kernel/proc_mem/denied: denied, would deny per op. */
+int read_denied(long (*out)[2]);
 
 /* ---- probes (probe.c) ---- */
 struct probe_result {
 	enum outcome out;
 	int err;		/* errno of the call that decided it */
 	char how[200];		/* what was done */
+	int counted;		/* the kernel's denial counters were read */
+	long d_denied;		/* how much the probe raised the op's */
+	long d_would;		/* "denied" and "would deny" counters */
 };
 
 struct probes {
@@ -96,6 +101,9 @@ struct probes {
 void probes_run(struct probes *p, int timeout_s);
 /* Infers a level from the three relations' outcomes; *why on unknown. */
 enum level probes_level(const struct probes *p, int op, const char **why);
+/* The same, with "would deny" counted as denied (permissive mode). */
+enum level probes_level_enforced(const struct probes *p, int op,
+				 const char **why);
 
 /* ---- scan (scan.c) ---- */
 int cmd_scan(int json);
