@@ -153,6 +153,8 @@ expect "unknown option is a usage error" 2 $pm scan --bogus
 expect "usage errors say what is wrong" 0 \
 	sh -c "$pm frob 2>&1 >/dev/null | grep -q \"unknown command 'frob'\""
 expect "status --json is valid JSON" 0 sh -c "$pm status --json | python3 -m json.tool"
+expect "status exits 3 when it may not ptrace its child (under strace -f)" 3 \
+	strace -f -o /dev/null $pm status
 expect "man page formats without warnings" 0 \
 	sh -c '! groff -man -ww -z tools/procmem/procmem.1 2>&1 | grep .'
 expect "cppcheck finds nothing" 0 cppcheck --enable=warning,style,performance,portability \

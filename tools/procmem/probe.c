@@ -472,11 +472,9 @@ static void prober(struct probes *p)
 
 	/* T on its own mm, with a file P opened for it if T could not. */
 	for (int s = SLOT_R; s <= SLOT_W; s++) {
-		int fd = s == SLOT_R ? (rfd_t >= 0 ? rfd_t : rfd_o) :
-				       (wfd_t >= 0 ? wfd_t : wfd_o);
-
-		const char *by = s == SLOT_R ? (rfd_t >= 0 ? BY_TRACER : BY_OTHER) :
-					       (wfd_t >= 0 ? BY_TRACER : BY_OTHER);
+		int fd_t = s == SLOT_R ? rfd_t : wfd_t;
+		int fd = fd_t >= 0 ? fd_t : s == SLOT_R ? rfd_o : wfd_o;
+		const char *by = fd_t >= 0 ? BY_TRACER : BY_OTHER;
 
 		*(s == SLOT_R ? &c.rsrc : &c.wsrc) = "";
 		if (!c.t_fd[s] && fd >= 0) {
