@@ -109,6 +109,7 @@ target=$!
 sh -c 'exec 3</proc/$1/mem 4<>/proc/$1/mem; exec sleep 300' holder "$target" &
 holder=$!
 trap 'kill "$holder" "$target" 2>/dev/null || true' EXIT
+trap 'exit 130' HUP INT PIPE TERM
 i=0
 while [ "$(cat /proc/$holder/comm)" != sleep ] && [ $i -lt 50 ]; do
 	sleep 0.1
