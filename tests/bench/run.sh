@@ -3,10 +3,11 @@
 # each level, run procmem-bench in each guest and write docs/bench.md.
 #   BENCH_STOCK, BENCH_PATCHED  kernels for lab/vm (default stock, patched)
 #   BENCH_ARGS                  procmem-bench run options (default -s 4 -r 3)
-#   BENCH_REUSE=1               no guests: rebuild the page from build/bench/
+#   BENCH_REUSE=1               no guests: rebuild the page from the results
+#   BENCH_OUT, BENCH_DOC        results (build/bench), page (docs/bench.md)
 set -eu
 cd "$(dirname "$0")/../.."
-bench=tests/bench/procmem-bench out=build/bench
+bench=tests/bench/procmem-bench out=${BENCH_OUT:-build/bench}
 shift=3 # guest time: 2^shift ns per instruction
 icount="-icount shift=$shift,sleep=off"
 mkdir -p "$out"
@@ -53,5 +54,5 @@ o=$out
 		"$o/stock-ptrace.txt:$o/new-all-ptrace.txt:all-ptrace"
 	sed '1,/^@TABLE@$/d' tests/bench/bench.md.in
 } >"$out/bench.md"
-mv "$out/bench.md" docs/bench.md
-echo "bench: wrote docs/bench.md" >&2
+mv "$out/bench.md" "${BENCH_DOC:-docs/bench.md}"
+echo "bench: wrote ${BENCH_DOC:-docs/bench.md}" >&2
