@@ -4,7 +4,7 @@
 #   CELL <TAB> subject <TAB> value <TAB> detail
 # with value works | fallback | breaks | blocked | allowed | n/a.
 # Every value comes from the program's visible effect.  Usage: guest.sh BINDIR
-# The debuggers run in one lane, everything else in a second lane beside it
+# gdb and lldb run in one lane, everything else in a second lane beside it
 # (the guest has two CPUs); the attacks run one after another.
 set -eu
 bin=$(cd "$1" && pwd) here=$(cd "$(dirname "$0")" && pwd)
@@ -54,14 +54,6 @@ if grep -q 'leader exited' gdbt.log && grep -q '^BP n=7$' gdbt.log &&
 	grep -q 'work=14' gdbt.log; then cell gdb-thread works "worker stopped in work(n=7), leader gone"
 else cell gdb-thread breaks "$(why gdbt.log)"; fi
 
-# gdbserver over a pipe, driven by gdb: breakpoint, const data, watchpoint
-gdbx -ex "target remote | exec gdbserver - $bin/gdbtarget" -ex 'break compute' \
-	-ex continue -ex 'printf "BP x=%d\n", x' -ex 'set var *(int *)&answer = 99' \
-	-ex 'watch counter' -ex continue -ex delete -ex continue "$bin/gdbtarget" >gdbserver.log
-if grep -q '^BP x=21$' gdbserver.log && grep -q 'answer=99' gdbserver.log &&
-	grep -q 'New value = 1' gdbserver.log; then cell gdbserver works "breakpoint, const write, watchpoint"
-else cell gdbserver breaks "$(why gdbserver.log)"; fi
-
 # lldb (through lldb-server): the same three
 run 90 lldb -b -o 'b compute' -o run -o 'p x' -o 'expr *(int *)&answer = 99' \
 	-o 'watchpoint set variable counter' -o continue "$bin/gdbtarget" >lldb.log
@@ -72,6 +64,14 @@ else cell lldb breaks "$(why lldb.log)"; fi
 }
 
 others() {
+# gdbserver over a pipe, driven by gdb: breakpoint, const data, watchpoint
+gdbx -ex "target remote | exec gdbserver - $bin/gdbtarget" -ex 'break compute' \
+	-ex continue -ex 'printf "BP x=%d\n", x' -ex 'set var *(int *)&answer = 99' \
+	-ex 'watch counter' -ex continue -ex delete -ex continue "$bin/gdbtarget" >gdbserver.log
+if grep -q '^BP x=21$' gdbserver.log && grep -q 'answer=99' gdbserver.log &&
+	grep -q 'New value = 1' gdbserver.log; then cell gdbserver works "breakpoint, const write, watchpoint"
+else cell gdbserver breaks "$(why gdbserver.log)"; fi
+
 # strace -f: decodes a string argument in a forked child
 run 30 strace -f -qq -e trace=openat -o strace.log sh -c 'cat /tmp/compat-strace-probe; :' >/dev/null
 if grep -q '^[0-9]* *openat(AT_FDCWD, "/tmp/compat-strace-probe"' strace.log; then
