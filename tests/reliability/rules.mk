@@ -1,0 +1,19 @@
+# Reliability of the /proc/PID/mem policy (issue 7): a debug kernel
+# (KASAN, lockdep, PROVE_RCU, DEBUG_ATOMIC_SLEEP, DEBUG_LIST, UBSAN) boots
+# the conformance drivers, stress, bad input and a randomized differential
+# test against a model of the policy; any kernel report fails the run.
+REL := build/reliability
+REL_BINS := $(REL)/difftest $(REL)/stress $(REL)/badinput
+BINS += $(REL_BINS)
+CHECKS += tests/reliability/check
+FLAVOURS += debug
+
+$(REL)/difftest: tests/reliability/difftest.c tests/reliability/model.c tests/reliability/model.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ tests/reliability/difftest.c tests/reliability/model.c
+$(REL)/stress: tests/reliability/stress.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -pthread -o $@ $<
+$(REL)/badinput: tests/reliability/badinput.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $<
