@@ -37,9 +37,10 @@ check_output "guest runs the requested kernel" "^6\.12\." $vm --kernel stock -- 
 check "unknown kernel is refused" 2 $vm --kernel no-such-kernel -- true
 check "missing command is refused" 2 $vm --kernel stock
 check "bad timeout is refused" 2 $vm --kernel stock --timeout soon -- true
-check "a hung guest times out with 124" 124 $vm --kernel stock --timeout 6 -- sleep 600
+mark=labtest.hang=$$
+check "a hung guest times out with 124" 124 $vm --kernel stock --cmdline "$mark" --timeout 6 -- sleep 600
 n=$((n + 1))
-if pgrep -f "labvm\." >/dev/null; then
+if pgrep -f "$mark" >/dev/null; then
 	echo "not ok $n - no QEMU process is left behind"
 else
 	echo "ok $n - no QEMU process is left behind"
