@@ -44,8 +44,9 @@ def load_configs():
             cmdline, label = f"proc_mem.force_override={level}", f"force={level}"
         else:
             cmdline, label = f"proc_mem.restrict_{op}={level}", f"{op}={level}"
-        out.append({"id": cid, "kernel": kernel, "label": label, "cmdline": cmdline,
-                    "default_run": run == "yes"})
+        out.append({"id": cid, "kernel": kernel, "op": "defaults" if op == "-" else op,
+                    "level": "" if level == "-" else level, "label": label,
+                    "cmdline": cmdline, "default_run": run == "yes"})
     return out
 
 
@@ -155,7 +156,7 @@ def render_md(m):
 
 def render_svg(m):
     cell = {(x["subject"], x["config"]): x for x in m["cells"]}
-    lw, cw, ch, top = 300, 74, 24, 64
+    lw, cw, ch, top = 330, 74, 24, 78
     w = lw + cw * len(m["configs"]) + 10
     legend_y = top + ch * len(m["subjects"]) + 24
     h = legend_y + 22 * ((len(VALUES) + 3) // 3) + 20
@@ -166,8 +167,10 @@ def render_svg(m):
          f'<text x="8" y="18" font-size="14" font-weight="bold">{e(m["title"])}</text>']
     for i, c in enumerate(m["configs"]):
         x = lw + i * cw + cw / 2
-        o.append(f'<text x="{x}" y="{top - 22}" text-anchor="middle" font-weight="bold">{e(c["kernel"])}</text>')
-        o.append(f'<text x="{x}" y="{top - 8}" text-anchor="middle">{e(c["label"])}</text>')
+        for k, (line, style) in enumerate(((c["kernel"], ' font-weight="bold"'),
+                                           (c["op"], ""), (c["level"], ""))):
+            o.append(f'<text x="{x}" y="{top - 36 + 14 * k}" text-anchor="middle"{style}>'
+                     f'{e(line)}</text>')
     for j, s in enumerate(m["subjects"]):
         y = top + j * ch
         o.append(f'<text x="8" y="{y + 16}">{e(s["title"])}</text>')
@@ -186,7 +189,7 @@ def render_svg(m):
                      f'{e(text)}</text></g>')
     items = list(VALUES.items()) + [("–", UNMEASURED)]
     for k, (name, (meaning, fill)) in enumerate(items):
-        x, y = 8 + (k % 3) * 330, legend_y + (k // 3) * 22
+        x, y = 8 + (k % 3) * 360, legend_y + (k // 3) * 22
         o.append(f'<rect x="{x}" y="{y}" width="16" height="16" fill="{fill}" stroke="#868e96"/>'
                  f'<text x="{x + 22}" y="{y + 12}"><tspan font-weight="bold">{e(name)}</tspan>: '
                  f'{e(meaning)}</text>')
@@ -250,7 +253,7 @@ def check():
         lines.append((not stale, f"{DOCS}.json shows the measured values"
                        + (f" (differs: {', '.join(sorted(stale)[:5])}; run make matrix)" if stale else "")))
     except (OSError, ValueError, KeyError) as err:
-        lines.append((False, f"{DOCS}.*: {err}"))
+        lines.append((False, f"{DOCS}.*: cannot read or render ({err!r}); run make matrix"))
     print("TAP version 13")
     print(f"1..{len(lines)}")
     for n, (ok, desc) in enumerate(lines, 1):
