@@ -20,6 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "scm.h"
+
 #define REQUEST "ask:container-7"
 #define ANSWER "re:container-7"
 
@@ -37,43 +39,6 @@ static int install_filter(void)
 		return -1;
 	return (int)syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER,
 			    SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
-}
-
-static void send_fd(int sock, int fd)
-{
-	char byte = 0;
-	struct iovec iov = { &byte, 1 };
-	union { struct cmsghdr h; char buf[CMSG_SPACE(sizeof(int))]; } u;
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = u.buf, .msg_controllen = sizeof(u.buf) };
-	struct cmsghdr *c;
-
-	memset(&u, 0, sizeof(u));
-	c = CMSG_FIRSTHDR(&msg);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	if (sendmsg(sock, &msg, 0) != 1)
-		perror("supervisor: sendmsg");
-}
-
-static int recv_fd(int sock)
-{
-	char byte;
-	struct iovec iov = { &byte, 1 };
-	union { struct cmsghdr h; char buf[CMSG_SPACE(sizeof(int))]; } u;
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = u.buf, .msg_controllen = sizeof(u.buf) };
-	struct cmsghdr *c;
-	int fd = -1;
-
-	if (recvmsg(sock, &msg, 0) != 1)
-		return -1;
-	c = CMSG_FIRSTHDR(&msg);
-	if (c && c->cmsg_type == SCM_RIGHTS)
-		memcpy(&fd, CMSG_DATA(c), sizeof(int));
-	return fd;
 }
 
 static int child(int sock)
