@@ -110,8 +110,8 @@ static const struct sysctl_case sysctl_cases[] = {
 	{ ROOT, "force", "never", 0, 0, 1, EINVAL_, false },
 	{ ROOT, "write", "never", 0, 0, 4096, EINVAL_, false },
 	/* a NUL inside: not a name followed by an optional newline */
-	{ ROOT, "force", "always\0junk", NUL_LEN("always\0junk"), 0, 0, EINVAL_, true },
-	{ ROOT, "open_read", "always\0", NUL_LEN("always\0"), 0, 0, EINVAL_, true },
+	{ ROOT, "force", "always\0junk", NUL_LEN("always\0junk"), 0, 0, EINVAL_, false },
+	{ ROOT, "open_read", "always\0", NUL_LEN("always\0"), 0, 0, EINVAL_, false },
 	{ ROOT, "write", "\0always", NUL_LEN("\0always"), 0, 0, EINVAL_, false },
 	/* permissive: 1 or 0; in permissive mode "1" changes nothing */
 	{ ROOT, "permissive", "1", 0, 0, 0, OK_NOOP, false },
@@ -307,7 +307,7 @@ static const struct boot {
 	    "proc_mem: invalid value '' for proc_mem.restrict_foll_force, keeping always",
 	    "proc_mem: invalid value '' for proc_mem.restrict_open_read, keeping always",
 	    "proc_mem: invalid value '' for proc_mem.restrict_open_write, keeping always",
-	    "proc_mem: invalid value '' for proc_mem.restrict_write, keeping always" }, true },
+	    "proc_mem: invalid value '' for proc_mem.restrict_write, keeping always" }, false },
 	{ "mixed case",
 	  "proc_mem.force_override=Never proc_mem.restrict_foll_force=PTRACE "
 	  "proc_mem.restrict_open_read=Self proc_mem.restrict_open_write=ALL "
