@@ -18,6 +18,8 @@
  * policy denial must also add exactly one to its counters.  With
  * PM_PERMISSIVE=1 (proc_mem.permissive=1) every case must behave as under
  * "always" and each denial of PM_LEVEL be counted as a would-deny instead.
+ * With PM_SHOW=1 every measured outcome is also logged, one line
+ * "outcome ACCESSOR OPERATION GOT WANT" each, for tests/conformance/demo.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -78,6 +80,10 @@ static const struct {
 	{ "force",     "self",  { "+++++++-", "+++++++I", "++++III-", "++++III-", "AAAAAAA-" } },
 	{ "force",     "ptrace",{ "++++III-", "+++++++I", "++++III-", "++++III-", "AAAAAAA-" } },
 	{ "force",     "never", { "++++III-", "++++IIII", "++++III-", "++++III-", "AAAAAAA-" } },
+};
+
+static const char *const accessor_names[NR_ACCESSORS] = {
+	"self", "tracer", "parent", "inherit", "otheruid",
 };
 
 static const char *const operation_names[NR_OPERATIONS] = {
@@ -404,6 +410,9 @@ static void run_case(struct __test_metadata *_metadata,
 	got = outcome_of(err);
 	if (got == '+' && op_flags(op) == O_WRONLY && !written(self, op))
 		got = 'W';	/* the write said yes, but nothing changed */
+	if (getenv("PM_SHOW"))
+		TH_LOG("outcome %s %s %c %c", accessor_names[acc],
+		       operation_names[op], got, want);
 	EXPECT_EQ(want, got) {
 		TH_LOG("%s: want '%c', got '%c' (errno %d: %s)",
 		       operation_names[op], want, got, err, strerror(err));
