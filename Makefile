@@ -35,7 +35,7 @@ $(KSELFTEST)/kselftest_harness.h:
 	lab/build src
 
 check: deps kernels $(BINS)
-	@tests/run $(CHECKS)
+	@DEMOS='$(DEMOS)' tests/run $(CHECKS)
 
 demo: deps kernels $(BINS)
 	@for d in $(DEMOS); do $$d || exit; done
