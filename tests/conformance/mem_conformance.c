@@ -14,8 +14,10 @@
  *
  * Outcomes: '+' success (and the data read or written is checked),
  * 'A' EACCES, 'I' EIO, '-' not applicable; anything else is a failure.
- * On a kernel with /proc/sys/kernel/proc_mem/denied, every expected
- * policy denial must also add exactly one to its counters.  With
+ * On a kernel with /proc/sys/kernel/proc_mem/ (the patched one), every
+ * expected policy denial must also add exactly one to the counter of
+ * PM_OP, /proc/sys/kernel/proc_mem/denied/PM_OP, and nothing to the
+ * others; a patched kernel without those files fails.  With
  * PM_PERMISSIVE=1 (proc_mem.permissive=1) every case must behave as under
  * "always" and each denial of PM_LEVEL be counted as a would-deny instead.
  * With PM_SHOW=1 every measured outcome is also logged, one line
@@ -30,13 +32,17 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "scm.h"
 
-enum accessor { SELF, TRACER, PARENT, INHERIT, OTHERUID, NR_ACCESSORS };
+enum accessor {
+	SELF, TRACER, PARENT, INHERIT, OTHERUID, DEPUTY, TRACERFD, NR_ACCESSORS
+};
 enum operation {
 	OPEN_RO,	/* open O_RDONLY */
 	OPEN_RW,	/* open O_RDWR */
@@ -55,35 +61,60 @@ enum operation {
  * tracer    its active ptracer (PTRACE_SEIZE), same uid;
  * parent    its same-uid parent, not attached;
  * inherit   its child, through fds the target opened on /proc/self/mem;
- * otheruid  a process of another uid (the ptrace access check refuses it).
+ * otheruid  a process of another uid (the ptrace access check refuses it);
+ * deputy    the target itself, through an fd that its same-uid parent (not
+ *           a tracer) opened on /proc/TARGET/mem with the operation's flags
+ *           and handed to it over SCM_RIGHTS (issue 12, item 1);
+ * tracerfd  the same, but the fd was opened by the target's active ptracer
+ *           (PTRACE_SEIZE, left running and attached).
  * Columns are the operations in enum order:
  *   open_ro open_rw rd_rw wr_rw rd_none wr_ro wr_text wr_detach
+ *
+ * deputy: the open is the parent's, so the open_* rows are the parent's
+ * (open_read/open_write at self, ptrace and never refuse it).  The access
+ * is the target's, on its own mm, but `self` counts the opener, not only
+ * the writer: the fd was opened by a task that neither used the target's
+ * mm nor traced it, so write=self refuses every write ('A' on wr_rw,
+ * wr_ro, wr_text) and force=self adds no FOLL_FORCE ('I' on rd_none,
+ * wr_ro, wr_text), exactly as if the parent had accessed directly; at
+ * ptrace and never the target is not its own tracer: refused as well.
+ * So the deputy column is the parent column, row by row: handing the fd
+ * to the target gains nothing (v1 let the deputy's writes through at
+ * write=self and force=self).
+ * tracerfd: the open is the tracer's (the tracer column); the access is
+ * the target's, on its own mm, through an fd its tracer opened: `self`
+ * admits it (write=self, force=self: '+'), `ptrace` does not (the target
+ * is not its own tracer), so at ptrace and never it is refused like the
+ * deputy.
+ * wr_detach applies to the tracer only.  A stock kernel has no `self`
+ * level; its force_override=always|ptrace|never are held to the force
+ * rows like ours.
  */
 static const struct {
 	const char *op, *level;
 	const char *outcome[NR_ACCESSORS];
 } expected[] = {
-	/*  policy                   self        tracer      parent      inherit     otheruid */
-	{ "open_read", "always",{ "+++++++-", "++++++++", "+++++++-", "+++++++-", "AAAAAAA-" } },
-	{ "open_read", "self",  { "+++++++-", "++++++++", "AAA+A++-", "+++++++-", "AAAAAAA-" } },
-	{ "open_read", "ptrace",{ "AAA+A++-", "++++++++", "AAA+A++-", "AAA+A++-", "AAAAAAA-" } },
-	{ "open_read", "never", { "AAA+A++-", "AAA+A+++", "AAA+A++-", "AAA+A++-", "AAAAAAA-" } },
-	{ "open_write","always",{ "+++++++-", "++++++++", "+++++++-", "+++++++-", "AAAAAAA-" } },
-	{ "open_write","self",  { "+++++++-", "++++++++", "+A+A+AA-", "+++++++-", "AAAAAAA-" } },
-	{ "open_write","ptrace",{ "+A+A+AA-", "++++++++", "+A+A+AA-", "+A+A+AA-", "AAAAAAA-" } },
-	{ "open_write","never", { "+A+A+AA-", "+A+A+AAA", "+A+A+AA-", "+A+A+AA-", "AAAAAAA-" } },
-	{ "write",     "always",{ "+++++++-", "++++++++", "+++++++-", "+++++++-", "AAAAAAA-" } },
-	{ "write",     "self",  { "+++++++-", "+++++++A", "+++A+AA-", "+++A+AA-", "AAAAAAA-" } },
-	{ "write",     "ptrace",{ "+++A+AA-", "+++++++A", "+++A+AA-", "+++A+AA-", "AAAAAAA-" } },
-	{ "write",     "never", { "+++A+AA-", "+++A+AAA", "+++A+AA-", "+++A+AA-", "AAAAAAA-" } },
-	{ "force",     "always",{ "+++++++-", "++++++++", "+++++++-", "+++++++-", "AAAAAAA-" } },
-	{ "force",     "self",  { "+++++++-", "+++++++I", "++++III-", "++++III-", "AAAAAAA-" } },
-	{ "force",     "ptrace",{ "++++III-", "+++++++I", "++++III-", "++++III-", "AAAAAAA-" } },
-	{ "force",     "never", { "++++III-", "++++IIII", "++++III-", "++++III-", "AAAAAAA-" } },
+	/*  policy                   self        tracer      parent      inherit     otheruid    deputy      tracerfd */
+	{ "open_read", "always",{ "+++++++-", "++++++++", "+++++++-", "+++++++-", "AAAAAAA-", "+++++++-", "+++++++-" } },
+	{ "open_read", "self",  { "+++++++-", "++++++++", "AAA+A++-", "+++++++-", "AAAAAAA-", "AAA+A++-", "+++++++-" } },
+	{ "open_read", "ptrace",{ "AAA+A++-", "++++++++", "AAA+A++-", "AAA+A++-", "AAAAAAA-", "AAA+A++-", "+++++++-" } },
+	{ "open_read", "never", { "AAA+A++-", "AAA+A+++", "AAA+A++-", "AAA+A++-", "AAAAAAA-", "AAA+A++-", "AAA+A++-" } },
+	{ "open_write","always",{ "+++++++-", "++++++++", "+++++++-", "+++++++-", "AAAAAAA-", "+++++++-", "+++++++-" } },
+	{ "open_write","self",  { "+++++++-", "++++++++", "+A+A+AA-", "+++++++-", "AAAAAAA-", "+A+A+AA-", "+++++++-" } },
+	{ "open_write","ptrace",{ "+A+A+AA-", "++++++++", "+A+A+AA-", "+A+A+AA-", "AAAAAAA-", "+A+A+AA-", "+++++++-" } },
+	{ "open_write","never", { "+A+A+AA-", "+A+A+AAA", "+A+A+AA-", "+A+A+AA-", "AAAAAAA-", "+A+A+AA-", "+A+A+AA-" } },
+	{ "write",     "always",{ "+++++++-", "++++++++", "+++++++-", "+++++++-", "AAAAAAA-", "+++++++-", "+++++++-" } },
+	{ "write",     "self",  { "+++++++-", "+++++++A", "+++A+AA-", "+++A+AA-", "AAAAAAA-", "+++A+AA-", "+++++++-" } },
+	{ "write",     "ptrace",{ "+++A+AA-", "+++++++A", "+++A+AA-", "+++A+AA-", "AAAAAAA-", "+++A+AA-", "+++A+AA-" } },
+	{ "write",     "never", { "+++A+AA-", "+++A+AAA", "+++A+AA-", "+++A+AA-", "AAAAAAA-", "+++A+AA-", "+++A+AA-" } },
+	{ "force",     "always",{ "+++++++-", "++++++++", "+++++++-", "+++++++-", "AAAAAAA-", "+++++++-", "+++++++-" } },
+	{ "force",     "self",  { "+++++++-", "+++++++I", "++++III-", "++++III-", "AAAAAAA-", "++++III-", "+++++++-" } },
+	{ "force",     "ptrace",{ "++++III-", "+++++++I", "++++III-", "++++III-", "AAAAAAA-", "++++III-", "++++III-" } },
+	{ "force",     "never", { "++++III-", "++++IIII", "++++III-", "++++III-", "AAAAAAA-", "++++III-", "++++III-" } },
 };
 
 static const char *const accessor_names[NR_ACCESSORS] = {
-	"self", "tracer", "parent", "inherit", "otheruid",
+	"self", "tracer", "parent", "inherit", "otheruid", "deputy", "tracerfd",
 };
 
 static const char *const operation_names[NR_OPERATIONS] = {
@@ -130,22 +161,40 @@ static char outcome_of(int err)
 	return err == 0 ? '+' : err == EACCES ? 'A' : err == EIO ? 'I' : 'E';
 }
 
-/*
- * Sum of the kernel's denial counters (would-deny ones if @would), or -1
- * on a kernel without them.
- */
-static long denials(bool would)
-{
-	FILE *f = fopen("/proc/sys/kernel/proc_mem/denied", "r");
-	long sum = 0, denied, would_deny;
-	char name[32];
+#define SYS		"/proc/sys/kernel/proc_mem/"
+#define NR_POLICY_OPS	4
+static const char *const policy_ops[NR_POLICY_OPS] = {
+	"open_read", "open_write", "write", "force",
+};
 
-	if (!f)
-		return -1;
-	while (fscanf(f, "%31s %ld %ld", name, &denied, &would_deny) == 3)
-		sum += would ? would_deny : denied;
-	fclose(f);
-	return sum;
+/*
+ * The kernel's denial counters (would-deny ones if @would), one file per
+ * operation, SYS "denied/OP" and SYS "would_deny/OP", into @count: 1, or
+ * 0 on a kernel without SYS (stock), or -1 if SYS exists but a counter
+ * cannot be read (a patched kernel without the one-value files).
+ */
+static int denials(bool would, long long count[NR_POLICY_OPS])
+{
+	char path[96];
+	int op;
+
+	if (access(SYS, F_OK))
+		return 0;
+	for (op = 0; op < NR_POLICY_OPS; op++) {
+		FILE *f;
+		int n;
+
+		snprintf(path, sizeof(path), SYS "%s/%s",
+			 would ? "would_deny" : "denied", policy_ops[op]);
+		f = fopen(path, "r");
+		if (!f)
+			return -1;
+		n = fscanf(f, "%lld", &count[op]);
+		fclose(f);
+		if (n != 1)
+			return -1;
+	}
+	return 1;
 }
 
 static int open_mem(pid_t pid, int flags)
@@ -290,7 +339,8 @@ static int tracer_detached_write(pid_t pid, const struct pages *p)
 FIXTURE(mem) {
 	struct pages p;
 	pid_t target;
-	int report[2];	/* target -> test: result of a self access */
+	int report[2];	/* target -> test: result of the target's access */
+	int sock[2];	/* test -> target: the fd of deputy and tracerfd */
 };
 
 FIXTURE_VARIANT(mem) {
@@ -302,6 +352,8 @@ FIXTURE_VARIANT_ADD(mem, tracer) { .accessor = TRACER };
 FIXTURE_VARIANT_ADD(mem, parent) { .accessor = PARENT };
 FIXTURE_VARIANT_ADD(mem, inherit) { .accessor = INHERIT };
 FIXTURE_VARIANT_ADD(mem, otheruid) { .accessor = OTHERUID };
+FIXTURE_VARIANT_ADD(mem, deputy) { .accessor = DEPUTY };
+FIXTURE_VARIANT_ADD(mem, tracerfd) { .accessor = TRACERFD };
 
 FIXTURE_SETUP(mem)
 {
@@ -320,6 +372,7 @@ FIXTURE_SETUP(mem)
 	ASSERT_EQ(0, mprotect(self->p.ro, pagesz, PROT_READ));
 	ASSERT_EQ(0, mprotect(self->p.none, pagesz, PROT_NONE));
 	ASSERT_EQ(0, pipe(self->report));
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, self->sock));
 	self->target = -1;
 }
 
@@ -333,8 +386,10 @@ FIXTURE_TEARDOWN(mem)
 
 /*
  * Start the target.  For self and inherit it performs the operation
- * itself and writes the result to the report pipe; either way it then
- * waits to be killed, so that its memory can be checked.
+ * itself and writes the result to the report pipe; for deputy and
+ * tracerfd it does so on the fd it receives (nothing to do if none comes:
+ * the open was refused); either way it then waits to be killed, so that
+ * its memory can be checked.
  */
 static void start_target(struct _test_data_mem *self, enum accessor acc,
 			 enum operation op)
@@ -347,11 +402,35 @@ static void start_target(struct _test_data_mem *self, enum accessor acc,
 			err = open_and_access(0, &self->p, op);
 		else if (acc == INHERIT)
 			err = inherited_access(0, &self->p, op);
+		else if (acc == DEPUTY || acc == TRACERFD) {
+			int fd = recv_fd(self->sock[1]);
+
+			err = fd < 0 ? -1 : access_op(fd, &self->p, op);
+		}
 		if (write(self->report[1], &err, sizeof(err)) != sizeof(err))
 			_exit(1);
 		for (;;)
 			pause();
 	}
+}
+
+/*
+ * deputy and tracerfd: open the target's mem here and hand the fd over;
+ * the result of the target's access, or the open's errno.
+ */
+static int hand_over(struct _test_data_mem *self, enum operation op)
+{
+	int fd = open_mem(self->target, op_flags(op)), err;
+
+	if (fd >= 0) {
+		send_fd(self->sock[0], fd);
+		close(fd);
+	} else if (write(self->sock[0], "", 1) != 1) {	/* no fd: go on */
+		return ECHILD;
+	}
+	if (read(self->report[0], &err, sizeof(err)) != sizeof(err))
+		return ECHILD;
+	return fd < 0 ? -fd : err;
 }
 
 /* Did the write land?  Read the target's byte from outside. */
@@ -371,9 +450,10 @@ static void run_case(struct __test_metadata *_metadata,
 		     enum operation op)
 {
 	const char *level = getenv("PM_LEVEL") ?: "always";
+	const char *policy_op = getenv("PM_OP") ?: "force";
 	char deny = expected_outcome(acc, op, level), want = deny, got;
-	long before = denials(permissive()), after;
-	int err, status;
+	long long before[NR_POLICY_OPS], after[NR_POLICY_OPS];
+	int counters = denials(permissive(), before), err = 0, status, i;
 
 	if (permissive())
 		want = expected_outcome(acc, op, "always");
@@ -382,9 +462,17 @@ static void run_case(struct __test_metadata *_metadata,
 		SKIP(return, "%s does not apply to this accessor",
 		     operation_names[op]);
 
+	ASSERT_LE(0, counters) {
+		TH_LOG("%s exists, but not the counters %sdenied/OP",
+		       SYS, permissive() ? "would_" : "");
+	}
 	start_target(self, acc, op);
 	ASSERT_LT(0, self->target);
-	ASSERT_EQ((ssize_t)sizeof(err), read(self->report[0], &err, sizeof(err)));
+	if (acc == TRACERFD)
+		ASSERT_EQ(0, ptrace(PTRACE_SEIZE, self->target, 0, 0));
+	if (acc != DEPUTY && acc != TRACERFD)
+		ASSERT_EQ((ssize_t)sizeof(err),
+			  read(self->report[0], &err, sizeof(err)));
 
 	switch (acc) {
 	case TRACER:
@@ -403,6 +491,10 @@ static void run_case(struct __test_metadata *_metadata,
 		err = in_child(open_and_access, self->target, &self->p, op,
 			       NOBODY);
 		break;
+	case DEPUTY:
+	case TRACERFD:
+		err = hand_over(self, op);
+		break;
 	default:	/* SELF and INHERIT: done by the target already */
 		break;
 	}
@@ -418,11 +510,24 @@ static void run_case(struct __test_metadata *_metadata,
 		       operation_names[op], want, got, err, strerror(err));
 	}
 
-	/* Each denial by the policy is counted once (not the uid check). */
-	after = denials(permissive());
-	if (before >= 0)
-		EXPECT_EQ(acc != OTHERUID && (deny == 'A' || deny == 'I'),
-			  after - before);
+	/*
+	 * Each denial by the policy is counted once, as PM_OP's (not the uid
+	 * check, and never as another operation's).
+	 */
+	if (!counters)
+		return;
+	ASSERT_EQ(1, denials(permissive(), after));
+	for (i = 0; i < NR_POLICY_OPS; i++) {
+		long long want_n = !strcmp(policy_ops[i], policy_op) &&
+				   acc != OTHERUID && (deny == 'A' || deny == 'I');
+
+		EXPECT_EQ(want_n, after[i] - before[i]) {
+			TH_LOG("%s: %s%s/%s went %lld -> %lld, want +%lld",
+			       operation_names[op], SYS,
+			       permissive() ? "would_deny" : "denied",
+			       policy_ops[i], before[i], after[i], want_n);
+		}
+	}
 }
 
 TEST_F(mem, open_ro) { run_case(_metadata, self, variant->accessor, OPEN_RO); }

@@ -7,9 +7,11 @@ DEMOS  += tests/conformance/demo
 
 # The harness uses GNU C (typeof, statement expressions) and is not
 # -Wextra clean: include it as a system header.
-$(CONFORMANCE): tests/conformance/mem_conformance.c $(KSELFTEST)/kselftest_harness.h
+# The deputy accessor passes fds with tests/compat's SCM_RIGHTS helper.
+$(CONFORMANCE): tests/conformance/mem_conformance.c tests/compat/scm.c tests/compat/scm.h \
+		$(KSELFTEST)/kselftest_harness.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -std=gnu11 -isystem $(KSELFTEST) -o $@ $<
+	$(CC) $(CFLAGS) -std=gnu11 -isystem $(KSELFTEST) -Itests/compat -o $@ $(filter %.c,$^)
 
 # gdb's target: no optimisation, so the breakpoint and the const stay.
 GDB_TARGET := build/tests/gdb_target
