@@ -129,15 +129,23 @@ static const struct sysctl_case sysctl_cases[] = {
 	{ NOBODY_USER, "open_write", "never", 0, 0, 0, EACCES_OPEN, false },
 	{ NOBODY_USER, "write", "never\n", 0, 0, 0, EACCES_OPEN, false },
 	{ NOBODY_USER, "permissive", "0", 0, 0, 0, EACCES_OPEN, false },
-	{ NOBODY_USER, "denied", "0", 0, 0, 0, EACCES_OPEN, false },
+	{ NOBODY_USER, "denied/force", "0", 0, 0, 0, EACCES_OPEN, false },
+	{ NOBODY_USER, "would_deny/write", "0", 0, 0, 0, EACCES_OPEN, false },
 	{ USERNS_ROOT, "open_read", "never", 0, 0, 0, EPERM_, false },
 	{ USERNS_ROOT, "open_write", "self\n", 0, 0, 0, EPERM_, false },
 	{ USERNS_ROOT, "write", "ptrace", 0, 0, 0, EPERM_, false },
 	{ USERNS_ROOT, "force", "garbage", 0, 0, 0, EPERM_, false },
 	{ USERNS_ROOT, "permissive", "0", 0, 0, 0, EPERM_, false },
-	{ USERNS_ROOT, "denied", "0", 0, 0, 0, EACCES_OPEN, false },
-	{ ROOT, "denied", "0", 0, 0, 0, EACCES_OPEN, false },
-	{ ROOT, "denied", "", 0, 0, 0, EACCES_OPEN, false },
+	{ USERNS_ROOT, "denied/open_read", "0", 0, 0, 0, EACCES_OPEN, false },
+	/* the counters are read-only, one value per file, even for root */
+	{ ROOT, "denied/open_read", "0", 0, 0, 0, EACCES_OPEN, false },
+	{ ROOT, "denied/open_write", "", 0, 0, 0, EACCES_OPEN, false },
+	{ ROOT, "denied/write", "0", 0, 0, 0, EACCES_OPEN, false },
+	{ ROOT, "denied/force", "0", 0, 0, 0, EACCES_OPEN, false },
+	{ ROOT, "would_deny/open_read", "0", 0, 0, 0, EACCES_OPEN, false },
+	{ ROOT, "would_deny/open_write", "0", 0, 0, 0, EACCES_OPEN, false },
+	{ ROOT, "would_deny/write", "0", 0, 0, 0, EACCES_OPEN, false },
+	{ ROOT, "would_deny/force", "-1", 0, 0, 0, EACCES_OPEN, false },
 	/* last, the writes that change something, checked by their effect */
 	{ ROOT, "force", "self", 0, 0, 0, OK, false },
 	{ ROOT, "force", "always", 0, 0, 0, EPERM_, false },
@@ -154,7 +162,10 @@ static const struct sysctl_case sysctl_cases[] = {
 static void snapshot(char *buf, size_t size)
 {
 	static const char *const files[] = {
-		"open_read", "open_write", "write", "force", "permissive", "denied",
+		"open_read", "open_write", "write", "force", "permissive",
+		"denied/open_read", "denied/open_write", "denied/write",
+		"denied/force", "would_deny/open_read", "would_deny/open_write",
+		"would_deny/write", "would_deny/force",
 	};
 	size_t len = 0;
 	char path[96];

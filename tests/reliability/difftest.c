@@ -117,25 +117,27 @@ static int read_file(const char *path, char *buf, size_t size)
 	return 0;
 }
 
+/* The counters, one 64-bit value per file: SYS "denied/OP", "would_deny/OP". */
 static int kernel_counters(long denied[M_NR_OPS], long would[M_NR_OPS])
 {
-	char buf[512], name[32];
-	const char *p = buf;
-	long d, w;
-	int op, k, found = 0;
+	char path[128], buf[32], *end;
+	int op, k;
 
-	if (read_file(SYS "denied", buf, sizeof(buf)))
-		return -1;
-	while (sscanf(p, "%31s %ld %ld%n", name, &d, &w, &k) == 3) {
-		p += k;
-		for (op = 0; op < M_NR_OPS; op++)
-			if (!strcmp(name, m_op_names[op])) {
-				denied[op] = d;
-				would[op] = w;
-				found++;
-			}
-	}
-	return found == M_NR_OPS ? 0 : -1;
+	for (op = 0; op < M_NR_OPS; op++)
+		for (k = 0; k < 2; k++) {
+			long long v;
+
+			snprintf(path, sizeof(path), SYS "%s/%s",
+				 k ? "would_deny" : "denied", m_op_names[op]);
+			if (read_file(path, buf, sizeof(buf)))
+				return -1;
+			errno = 0;
+			v = strtoll(buf, &end, 10);
+			if (errno || end == buf || strcmp(end, "\n"))
+				return -1;
+			(k ? would : denied)[op] = (long)v;
+		}
+	return 0;
 }
 
 /* The kernel's levels and permissive mode, as its sysctls show them. */

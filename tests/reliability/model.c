@@ -6,7 +6,8 @@
  * - open() first passes the ptrace access check (stock): a process of
  *   another uid gets EACCES and no policy counter moves.
  * - O_RDWR is checked for open_read, then for open_write; when the first
- *   refuses (enforcing) the second is not asked, so only one denial counts.
+ *   refuses the second is not asked: one refused open is one denial, or in
+ *   permissive mode one would-deny (of open_read), never two.
  * - write is checked before anything else of a write(), force on the access.
  * - An address space that is gone (the target exec'd) reads and writes as
  *   0 bytes once the write check passed.
@@ -119,10 +120,12 @@ enum m_result m_run(struct m_state *s, const struct m_case *c)
 		return RES_OPEN_EACCES;
 	}
 
-	if (c->mode != MODE_WRONLY && !check(s, M_OPEN_READ, at_open))
+	if (c->mode != MODE_WRONLY && !allowed(s->level[M_OPEN_READ], at_open)) {
+		if (!deny(s, M_OPEN_READ))
+			return RES_OPEN_EACCES;
+	} else if (c->mode != MODE_RDONLY && !check(s, M_OPEN_WRITE, at_open)) {
 		return RES_OPEN_EACCES;
-	if (c->mode != MODE_RDONLY && !check(s, M_OPEN_WRITE, at_open))
-		return RES_OPEN_EACCES;
+	}
 
 	switch (c->access) {
 	case ACC_NONE:

@@ -334,7 +334,7 @@ static void changer(unsigned int seconds)
 	int level[4] = { 0, 0, 0, 0 }, step = 0;
 	struct timespec t0, now;
 	double per_step = seconds / 13.0;
-	char buf[256];
+	char buf[256], path[96];
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (!atomic_load(&sh->stop)) {
@@ -356,7 +356,10 @@ static void changer(unsigned int seconds)
 			expect_write(ops[op], levels[rnd((unsigned int)level[op])], -EPERM);
 		}
 		expect_write(ops[op], garbage[rnd(5)], -EINVAL);
-		fd = open(SYS "denied", O_RDONLY);
+		/* a counter, one value per file, read while it moves */
+		snprintf(path, sizeof(path), SYS "%s/%s",
+			 rnd(2) ? "denied" : "would_deny", ops[op]);
+		fd = open(path, O_RDONLY);
 		if (fd < 0 || read(fd, buf, sizeof(buf)) <= 0)
 			atomic_fetch_add(&sh->sysctl_mismatch, 1);
 		if (fd >= 0)

@@ -313,28 +313,29 @@ static void read_sysctl(struct config *c)
 	read_denied(c->denied);
 }
 
+/*
+ * The counters, one value per file: SYSCTL_DIR/denied/OP and
+ * SYSCTL_DIR/would_deny/OP (64-bit).  0 when all eight were read.
+ */
 int read_denied(long (*out)[2])
 {
-	char buf[512];
-	int found = 0;
+	static const char *const kind[2] = { "denied", "would_deny" };
+	char path[128], buf[64], *end;
 
-	if (read_small(SYSCTL_DIR "/denied", buf, sizeof(buf)) < 0)
-		return -1;
-	for (char *save = NULL, *line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char name[32];
-		long d, w;
+	for (int o = 0; o < NOPS; o++)
+		for (int k = 0; k < 2; k++) {
+			long long v;
 
-		if (sscanf(line, "%31s %ld %ld", name, &d, &w) != 3)
-			continue;
-		for (int o = 0; o < NOPS; o++)
-			if (!strcmp(name, op_names[o])) {
-				out[o][0] = d;
-				out[o][1] = w;
-				found++;
-			}
-	}
-	return found == NOPS ? 0 : -1;
+			snprintf(path, sizeof(path), SYSCTL_DIR "/%s/%s", kind[k], op_names[o]);
+			if (read_small(path, buf, sizeof(buf)) < 0)
+				return -1;
+			errno = 0;
+			v = strtoll(buf, &end, 10);
+			if (errno || end == buf || (*end && *end != '\n') || v < 0)
+				return -1;
+			out[o][k] = (long)v;
+		}
+	return 0;
 }
 
 void config_read(struct config *c)
