@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * counting: the patched kernel counts what the policy really decided
+ * (issue 12, item 6).  In a patched guest booted with every level at
+ * "always", enforcing or with proc_mem.permissive=1; the mode is read from
+ * /proc/sys/kernel/proc_mem/permissive.  The rows of cases[] run in order
+ * and only raise levels (through the sysctls), accessing the process's own
+ * memory through /proc/self/mem; each row says the outcome in both modes
+ * and which counter moves by exactly one (denied/OP when enforcing,
+ * would_deny/OP in permissive mode); every other of the eight counters
+ * must stay as it was.  TAP output, one line per row.
+ *
+ * - A force denial is counted only when FOLL_FORCE would have made the
+ *   access succeed (mm/gup.c check_vma_flags()): a write to a MAP_SHARED
+ *   read-only mapping (VM_MAYWRITE without VM_WRITE, not COW) or to a
+ *   read-only hugetlb page fails with EIO at every level, FOLL_FORCE or
+ *   not, and is not a denial; a write to a private read-only page and a
+ *   read of a PROT_NONE page are.
+ * - An O_RDWR open is checked for open_read, then open_write: refused, it
+ *   is exactly one denial (one would-deny), of the first refusing operation.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define SYS	"/proc/sys/kernel/proc_mem/"
+#define NR_OPS	4
+#define HUGE_SZ	(2UL << 20)
+
+static const char *const ops[NR_OPS] = { "open_read", "open_write", "write", "force" };
+
+enum kase {
+	OPEN_RDWR,	/* open /proc/self/mem O_RDWR */
+	WR_PRIVATE_RO,	/* write a private anonymous read-only page (COW) */
+	RD_PROT_NONE,	/* read a private anonymous PROT_NONE page */
+	WR_SHARED_MAYWRITE, /* write a MAP_SHARED PROT_READ mapping of an O_RDWR file */
+	WR_SHARED_RDONLY, /* the same of an O_RDONLY file (no VM_MAYWRITE) */
+	WR_HUGETLB_RO,	/* write a private read-only hugetlb page */
+};
+
+static const struct row {
+	const char *op, *level;	/* raised to before the case, op NULL: as is */
+	enum kase kase;
+	const char *what;
+	char enforcing, permissive;	/* '+' success, 'A' EACCES, 'I' EIO */
+	const char *counted;	/* the operation counted once, NULL: none */
+} cases[] = {
+	{ NULL, NULL, WR_SHARED_MAYWRITE,
+	  "write to a shared read-only mapping (VM_MAYWRITE, not COW)", 'I', 'I', NULL },
+	{ NULL, NULL, WR_PRIVATE_RO, "write to a private read-only page", '+', '+', NULL },
+	{ "force", "never", WR_PRIVATE_RO,
+	  "write to a private read-only page", 'I', '+', "force" },
+	{ NULL, NULL, RD_PROT_NONE, "read a PROT_NONE page", 'I', '+', "force" },
+	{ NULL, NULL, WR_SHARED_MAYWRITE,
+	  "write to a shared read-only mapping (VM_MAYWRITE, not COW)", 'I', 'I', NULL },
+	{ NULL, NULL, WR_SHARED_RDONLY,
+	  "write to a shared mapping of a read-only file", 'I', 'I', NULL },
+	{ NULL, NULL, WR_HUGETLB_RO,
+	  "write to a private read-only hugetlb page", 'I', 'I', NULL },
+	{ "open_write", "never", OPEN_RDWR,
+	  "O_RDWR open refused by open_write only", 'A', '+', "open_write" },
+	{ "open_read", "never", OPEN_RDWR,
+	  "O_RDWR open refused by open_read and open_write", 'A', '+', "open_read" },
+};
+
+static int read_counters(long long c[2][NR_OPS])
+{
+	char path[96];
+
+	for (int k = 0; k < 2; k++)
+		for (int op = 0; op < NR_OPS; op++) {
+			FILE *f;
+			int n;
+
+			snprintf(path, sizeof(path), SYS "%s/%s",
+				 k ? "would_deny" : "denied", ops[op]);
+			f = fopen(path, "r");
+			if (!f)
+				return -1;
+			n = fscanf(f, "%lld", &c[k][op]);
+			fclose(f);
+			if (n != 1)
+				return -1;
+		}
+	return 0;
+}
+
+static int write_file(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, value, strlen(value)) != (ssize_t)strlen(value))
+		ret = -1;
+	close(fd);
+	return ret;
+}
+
+/* "open_read=L open_write=L write=L force=L", as the sysctls say */
+static void levels(char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int op = 0; op < NR_OPS; op++) {
+		char path[96], val[32] = "?";
+		FILE *f;
+
+		snprintf(path, sizeof(path), SYS "%s", ops[op]);
+		f = fopen(path, "r");
+		if (f) {
+			if (fgets(val, sizeof(val), f))
+				val[strcspn(val, "\n")] = '\0';
+			fclose(f);
+		}
+		len += (size_t)snprintf(buf + len, size - len, "%s%s=%s",
+					op ? " " : "", ops[op], val);
+		if (len >= size)
+			break;
+	}
+}
+
+/* A page (or huge page) to access, with the byte it holds; NULL to skip. */
+static unsigned char *make_page(enum kase kase, const char **skip)
+{
+	long pagesz = sysconf(_SC_PAGESIZE);
+	char path[] = "/tmp/counting.XXXXXX";
+	unsigned char *p;
+	int fd;
+
+	switch (kase) {
+	case WR_PRIVATE_RO:
+	case RD_PROT_NONE:
+		p = mmap(NULL, pagesz, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		*p = 0x22;
+		if (mprotect(p, pagesz, kase == WR_PRIVATE_RO ? PROT_READ : PROT_NONE))
+			return NULL;
+		return p;
+	case WR_SHARED_MAYWRITE:
+	case WR_SHARED_RDONLY:
+		fd = mkstemp(path);
+		if (fd < 0 || write(fd, "\x22", 1) != 1 || ftruncate(fd, pagesz))
+			return NULL;
+		if (kase == WR_SHARED_RDONLY) {
+			close(fd);
+			fd = open(path, O_RDONLY);
+		}
+		unlink(path);
+		p = mmap(NULL, pagesz, PROT_READ, MAP_SHARED, fd, 0);
+		close(fd);
+		return p == MAP_FAILED ? NULL : p;
+	case WR_HUGETLB_RO:
+		if (write_file("/proc/sys/vm/nr_hugepages", "1")) {
+			*skip = "no /proc/sys/vm/nr_hugepages";
+			return NULL;
+		}
+		p = mmap(NULL, HUGE_SZ, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+		if (p == MAP_FAILED) {
+			*skip = "no huge page to map";
+			return NULL;
+		}
+		*p = 0x22;
+		return mprotect(p, HUGE_SZ, PROT_READ) ? NULL : p;
+	default:
+		return NULL;
+	}
+}
+
+/* The case's outcome: '+', 'A', 'I', 'D' wrong data, or 'E' other error. */
+static char run(enum kase kase, unsigned char *page)
+{
+	unsigned char byte = 0x5a;
+	int fd, err = 0;
+	ssize_t n;
+
+	fd = open("/proc/self/mem", (kase == RD_PROT_NONE ? O_RDONLY :
+				     kase == OPEN_RDWR ? O_RDWR : O_WRONLY) | O_CLOEXEC);
+	if (fd < 0)
+		return errno == EACCES ? 'A' : 'E';
+	if (kase == RD_PROT_NONE) {
+		n = pread(fd, &byte, 1, (off_t)(uintptr_t)page);
+		if (n == 1 && byte != 0x22)
+			err = EBADMSG;
+	} else if (kase != OPEN_RDWR) {
+		n = pwrite(fd, &byte, 1, (off_t)(uintptr_t)page);
+	} else {
+		n = 1;
+	}
+	if (n < 0)
+		err = errno;
+	close(fd);
+	/* a write that said yes must have landed (the page is readable) */
+	if (!err && kase != OPEN_RDWR && kase != RD_PROT_NONE && *page != 0x5a)
+		err = EBADMSG;
+	return !err ? '+' : err == EACCES ? 'A' : err == EIO ? 'I' :
+	       err == EBADMSG ? 'D' : 'E';
+}
+
+int main(void)
+{
+	size_t nr = sizeof(cases) / sizeof(cases[0]);
+	long long before[2][NR_OPS], after[2][NR_OPS];
+	char buf[16] = "", path[96];
+	bool permissive;
+	int st = 0;
+	FILE *f;
+
+	f = fopen(SYS "permissive", "r");
+	if (!f || !fgets(buf, sizeof(buf), f)) {
+		printf("1..1\nnot ok 1 - no " SYS "permissive: not the patched kernel\n");
+		return 1;
+	}
+	fclose(f);
+	permissive = atoi(buf) == 1;
+	printf("1..%zu\n", nr);
+	for (size_t i = 0; i < nr; i++) {
+		const struct row *r = &cases[i];
+		char want = permissive ? r->permissive : r->enforcing, got;
+		const char *skip = NULL;
+		char detail[256] = "", level[128];
+		unsigned char *page = NULL;
+		bool ok = true;
+
+		if (r->op) {
+			snprintf(path, sizeof(path), SYS "%s", r->op);
+			if (write_file(path, r->level)) {
+				printf("not ok %zu - cannot set %s=%s\n", i + 1, r->op, r->level);
+				st = 1;
+				continue;
+			}
+		}
+		levels(level, sizeof(level));
+		if (r->kase != OPEN_RDWR && !(page = make_page(r->kase, &skip))) {
+			if (skip) {
+				printf("ok %zu - %s # SKIP %s\n", i + 1, r->what, skip);
+			} else {
+				printf("not ok %zu - %s: cannot set up the page\n", i + 1, r->what);
+				st = 1;
+			}
+			continue;
+		}
+		if (read_counters(before)) {
+			printf("not ok %zu - %s: no counters " SYS "{denied,would_deny}/OP\n",
+			       i + 1, r->what);
+			st = 1;
+			continue;
+		}
+		got = run(r->kase, page);
+		if (read_counters(after))
+			memset(after, 0xff, sizeof(after));
+		if (got != want) {
+			ok = false;
+			snprintf(detail, sizeof(detail), ": got '%c', want '%c'", got, want);
+		}
+		for (int k = 0; k < 2; k++)
+			for (int op = 0; op < NR_OPS; op++) {
+				long long d = after[k][op] - before[k][op];
+				long long w = r->counted && !strcmp(r->counted, ops[op]) &&
+					      k == permissive;
+
+				if (d != w) {
+					size_t len = strlen(detail);
+
+					ok = false;
+					snprintf(detail + len, sizeof(detail) - len,
+						 "; %s/%s moved %+lld, want %+lld",
+						 k ? "would_deny" : "denied", ops[op], d, w);
+				}
+			}
+		printf("%sok %zu - %s, %s, %s: %c, %s%s%s%s\n", ok ? "" : "not ", i + 1,
+		       permissive ? "permissive" : "enforcing",
+		       level, r->what, want,
+		       r->counted ? (permissive ? "would_deny/" : "denied/") : "no counter moves",
+		       r->counted ? r->counted : "", r->counted ? " +1" : "", detail);
+		if (!ok)
+			st = 1;
+	}
+	return st;
+}
