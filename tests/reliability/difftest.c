@@ -19,6 +19,7 @@
  * --mutate runs a deliberately wrong model, to show the test can fail.
  */
 #include "model.h"
+#include "scm.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +31,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -291,8 +293,9 @@ static void xread(int fd, void *buf, size_t len)
 
 /*
  * The target: runs the commands of the harness ('s' a case on itself,
- * 'c' a case through an fd its child inherits, 'x' exec, 'q' show its
- * bytes and exit).
+ * 'c' a case through an fd its child inherits, 'd' the access of a case
+ * through the fd the harness sends next, 'x' exec, 'q' show its bytes and
+ * exit).  @cmd is a unix socket, for 'd'.
  */
 static void target(int cmd, int res)
 {
@@ -325,6 +328,14 @@ static void target(int cmd, int res)
 				    WIFEXITED(status))
 					r = WEXITSTATUS(status);
 			}
+			xwrite(res, &r, sizeof(r));
+			break;
+		case 'd':
+			xread(cmd, &c, sizeof(c));
+			fd = recv_fd(cmd);
+			r = fd < 0 ? RES_ERRNO : do_access(fd, &c);
+			if (fd >= 0)
+				close(fd);
 			xwrite(res, &r, sizeof(r));
 			break;
 		case 'x':
@@ -379,7 +390,7 @@ static void kernel_run(const struct m_case *c, struct outcome *o)
 
 	memset(o, 0, sizeof(*o));
 	o->result = RES_ERRNO;
-	if (pipe(cmd) || pipe(res))
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, cmd) || pipe(res))
 		exit(2);
 	pid = fork();
 	if (pid < 0)
@@ -402,6 +413,25 @@ static void kernel_run(const struct m_case *c, struct outcome *o)
 		break;
 	case R_PARENT:
 		o->result = open_and_access(pid, c);
+		break;
+	case R_DEPUTY:
+	case R_TRACER_FD:
+		/* we open, the target accesses through the fd we send */
+		if (c->rel == R_TRACER_FD && ptrace(PTRACE_SEIZE, pid, 0, 0))
+			break;
+		fd = open_mem(pid, c->mode);
+		if (fd < 0) {
+			o->result = open_result(errno);
+		} else {
+			op = 'd';
+			xwrite(cmd[1], &op, 1);
+			xwrite(cmd[1], c, sizeof(*c));
+			send_fd(cmd[1], fd);
+			close(fd);
+			xread(res[0], &o->result, sizeof(o->result));
+		}
+		if (c->rel == R_TRACER_FD && detach(pid))
+			o->result = RES_ERRNO;
 		break;
 	case R_TRACER:
 	case R_DETACHED:
@@ -557,7 +587,7 @@ static int case_step(struct m_state *s, const long base_d[], const long base_w[]
 	static const enum m_rel rels[] = {
 		R_SELF, R_SELF, R_TRACER, R_TRACER, R_PARENT, R_PARENT,
 		R_CHILD_FD, R_CHILD_FD, R_DETACHED, R_DETACHED, R_EXECED,
-		R_OTHER_UID,
+		R_DEPUTY, R_DEPUTY, R_TRACER_FD, R_OTHER_UID,
 	};
 	struct m_case c = {
 		.rel = rels[pick(sizeof(rels) / sizeof(rels[0]))],

@@ -9,6 +9,9 @@
  *   refuses the second is not asked: one refused open is one denial, or in
  *   permissive mode one would-deny (of open_read), never two.
  * - write is checked before anything else of a write(), force on the access.
+ * - self is tied to the opener (v2): at write and force it admits the
+ *   target only through an fd opened by a task then on the target's mm or
+ *   its tracer, not one a deputy opened and sent (SCM_RIGHTS).
  * - An address space that is gone (the target exec'd) reads and writes as
  *   0 bytes once the write check passed.
  * - force: FOLL_FORCE overrides a missing read or write permission when
@@ -27,7 +30,8 @@ const char *const m_level_names[M_NR_LEVELS] = {
 	"always", "self", "ptrace", "never",
 };
 const char *const m_rel_names[R_NR] = {
-	"self", "tracer", "parent", "child_fd", "detached", "execed", "other_uid",
+	"self", "tracer", "parent", "child_fd", "detached", "execed", "deputy",
+	"tracer_fd", "other_uid",
 };
 const char *const m_mode_names[MODE_NR] = { "rdonly", "wronly", "rdwr" };
 const char *const m_access_names[ACC_NR] = { "none", "read", "write" };
@@ -44,6 +48,7 @@ bool m_mutate;
 struct ctx {
 	bool own_mm;	/* the file's mm is the accessor's own */
 	bool tracer;	/* active ptracer, target still on the file's mm */
+	bool opener;	/* the file was opened by a task then on its mm, or T */
 };
 
 int m_parse_level(const char *name)
@@ -67,8 +72,8 @@ static bool allowed(enum m_level level, struct ctx c)
 	switch (level) {
 	case M_ALWAYS:
 		return true;
-	case M_SELF:
-		return c.own_mm || (c.tracer && !m_mutate);
+	case M_SELF:	/* tied to the opener: not a deputy's fd */
+		return (c.own_mm && c.opener) || (c.tracer && !m_mutate);
 	case M_PTRACE:
 		return c.tracer;
 	default:
@@ -94,26 +99,35 @@ static bool check(struct m_state *s, enum m_op op, struct ctx c)
 
 enum m_result m_run(struct m_state *s, const struct m_case *c)
 {
-	struct ctx at_open = { false, false }, at_access = { false, false };
+	struct ctx at_open = { false, false, false }, at_access = { false, false, false };
 	bool readable, writable, may, gone = false;
 
 	switch (c->rel) {
 	case R_SELF:
 		at_open.own_mm = at_access.own_mm = true;
+		at_open.opener = at_access.opener = true;
 		break;
 	case R_TRACER:
 		at_open.tracer = at_access.tracer = true;
+		at_open.opener = at_access.opener = true;
 		break;
 	case R_PARENT:
 		break;
 	case R_CHILD_FD:
-		at_open.own_mm = true;
+		at_open.own_mm = at_open.opener = true;
+		break;
+	case R_DEPUTY:
+		at_access.own_mm = true;
+		break;
+	case R_TRACER_FD:
+		at_open.tracer = at_open.opener = true;
+		at_access.own_mm = at_access.opener = true;
 		break;
 	case R_DETACHED:
-		at_open.tracer = true;
+		at_open.tracer = at_open.opener = at_access.opener = true;
 		break;
 	case R_EXECED:
-		at_open.tracer = true;
+		at_open.tracer = at_open.opener = at_access.opener = true;
 		gone = true;
 		break;
 	default:

@@ -8,9 +8,10 @@ BINS += $(REL_BINS)
 CHECKS += tests/reliability/check
 FLAVOURS += debug
 
-$(REL)/difftest: tests/reliability/difftest.c tests/reliability/model.c tests/reliability/model.h
+$(REL)/difftest: tests/reliability/difftest.c tests/reliability/model.c tests/reliability/model.h \
+		tests/compat/scm.c tests/compat/scm.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ tests/reliability/difftest.c tests/reliability/model.c
+	$(CC) $(CFLAGS) -Itests/compat -o $@ $(filter %.c,$^)
 $(REL)/stress: tests/reliability/stress.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -pthread -o $@ $<
