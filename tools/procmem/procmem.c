@@ -413,6 +413,15 @@ int main(int argc, char **argv)
 	const char *cmd = NULL;
 	int json = 0, verbose = 0, timeout = 30, have_timeout = 0;
 
+	/* enforce and watch parse their own options. */
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "enforce"))
+			return cmd_enforce(argc, argv);
+		if (!strcmp(argv[i], "watch"))
+			return cmd_watch(argc, argv);
+		if (argv[i][0] != '-')
+			break;
+	}
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -445,7 +454,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!cmd)
-		return bad_usage("%s", "no command given (status or scan)");
+		return bad_usage("%s", "no command given (status, scan, enforce or watch)");
 	if (!strcmp(cmd, "status"))
 		return cmd_status(json, verbose, timeout);
 	if (!strcmp(cmd, "scan")) {
@@ -453,5 +462,5 @@ int main(int argc, char **argv)
 			return bad_usage("%s", "scan takes no --verbose or --timeout");
 		return cmd_scan(json);
 	}
-	return bad_usage("unknown command '%s' (status or scan)", cmd);
+	return bad_usage("unknown command '%s' (status, scan, enforce or watch)", cmd);
 }

@@ -15,6 +15,12 @@ enum {
 	EXIT_FINDING = 1,	/* status: mismatch/weaker; scan: incomplete */
 	EXIT_USAGE = 2,		/* bad command line */
 	EXIT_NORUN = 3,		/* probes or scan could not run */
+	/* enforce: refusals, nothing applied */
+	EXIT_NOT_ROOT = 4,	/* not root */
+	EXIT_NO_BPF_LSM = 5,	/* BPF LSM not active (lsm= to add is printed) */
+	EXIT_NO_BTF = 6,	/* no /sys/kernel/btf/vmlinux */
+	EXIT_NO_CGROUP = 7,	/* --cgroup names no cgroup-v2 directory */
+	EXIT_BPF = 8,		/* loading, attaching or pinning failed */
 };
 
 /* Levels, loosest first; LV_UNKNOWN when not known. */
@@ -107,6 +113,28 @@ enum level probes_level_enforced(const struct probes *p, int op,
 
 /* ---- scan (scan.c) ---- */
 int cmd_scan(int json);
+
+/* ---- the BPF LSM enforcer (enforce.c, bpf/procmem.bpf.c) ---- */
+#define PM_PIN_DIR "/sys/fs/bpf/procmem"
+#define PM_NCOUNTERS 11		/* PM_C_NR of bpf/enforcer.h */
+
+struct enforcer {
+	int loaded;		/* pinned under PM_PIN_DIR */
+	int have_policy;	/* a policy applies to our cgroup */
+	enum level level[NOPS];	/* open_read, open_write, write; force: unknown */
+	int permissive;
+	unsigned long long scope;	/* cgroup id of the policy, 0: machine */
+	char scope_path[256];
+	long overrides;		/* cgroup overrides */
+	long files;		/* open mem files with per-file state */
+	unsigned long long counters[PM_NCOUNTERS];
+	char error[160];
+};
+
+int enforcer_loaded(void);
+int enforcer_read(struct enforcer *e);
+int cmd_enforce(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 /* ---- output helpers (procmem.c) ---- */
 void json_str(FILE *f, const char *s);

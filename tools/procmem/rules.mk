@@ -1,11 +1,33 @@
-# procmem: which /proc/PID/mem policy is in force (tools/procmem/README.md).
+# procmem: which /proc/PID/mem policy is in force (tools/procmem/README.md),
+# and its BPF LSM enforcer (tools/procmem/bpf/): the BPF object is built
+# with clang for the BPF target, CO-RE against the hand-written
+# bpf/vmlinux.h (no kernel's BTF needed at build time), and embedded in
+# procmem as a bpftool-generated skeleton; procmem links libbpf.
 PROCMEM      := build/procmem/procmem
 PROCMEM_SRCS := $(wildcard tools/procmem/*.c)
+PROCMEM_BPF  := build/procmem/procmem.bpf.o
+PROCMEM_SKEL := build/procmem/procmem.skel.h
+BPF_CLANG    ?= clang
+BPFTOOL      ?= $(or $(shell command -v bpftool 2>/dev/null),/usr/sbin/bpftool)
+BPF_ARCH     := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 BINS += $(PROCMEM)
 
-$(PROCMEM): $(PROCMEM_SRCS) tools/procmem/procmem.h
+$(PROCMEM_BPF): tools/procmem/bpf/procmem.bpf.c tools/procmem/bpf/vmlinux.h \
+		tools/procmem/bpf/enforcer.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(PROCMEM_SRCS)
+	$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
+		-I/usr/include/$(shell $(CC) -dumpmachine) \
+		-Wall -Wextra -Wno-unused-parameter -Werror -c $< -o $@.tmp
+	$(BPFTOOL) gen object $@ $@.tmp
+	rm -f $@.tmp
+
+$(PROCMEM_SKEL): $(PROCMEM_BPF)
+	$(BPFTOOL) gen skeleton $< name procmem_bpf > $@.tmp
+	mv $@.tmp $@
+
+$(PROCMEM): $(PROCMEM_SRCS) tools/procmem/procmem.h tools/procmem/bpf/enforcer.h $(PROCMEM_SKEL)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -I$(dir $(PROCMEM_SKEL)) -o $@ $(PROCMEM_SRCS) -lbpf
 
 install: $(PROCMEM)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The few kernel types the enforcer reads, written by hand instead of a
+ * `bpftool btf dump` of some kernel's BTF.  Every struct is marked
+ * preserve_access_index, so each field access is a CO-RE relocation that
+ * libbpf resolves at load time against the running kernel's own BTF
+ * (/sys/kernel/btf/vmlinux): the object does not depend on the kernel it
+ * was built on, only the field names below must exist in the kernel it
+ * runs on (6.1 and 6.12 checked).  A generated vmlinux.h would be 100k
+ * lines tied to one kernel build and would need that kernel at build
+ * time; these ~60 lines are reviewable.
+ */
+#ifndef PROCMEM_VMLINUX_H
+#define PROCMEM_VMLINUX_H
+
+#include <linux/types.h>
+
+#pragma clang attribute push(__attribute__((preserve_access_index)), apply_to = record)
+
+struct list_head {
+	struct list_head *next, *prev;
+};
+
+struct hlist_node {
+	struct hlist_node *next, **pprev;
+};
+
+struct hlist_head {
+	struct hlist_node *first;
+};
+
+struct mm_struct;
+struct file_operations;
+
+struct inode {
+	unsigned long i_ino;
+};
+
+struct file {
+	struct inode *f_inode;
+	const struct file_operations *f_op;
+	unsigned int f_mode;
+	void *private_data;
+};
+
+enum pid_type { PIDTYPE_PID, PIDTYPE_TGID, PIDTYPE_PGID, PIDTYPE_SID, PIDTYPE_MAX };
+
+struct pid {
+	struct hlist_head tasks[PIDTYPE_MAX];
+};
+
+struct proc_inode {
+	struct pid *pid;
+	struct inode vfs_inode;
+};
+
+struct signal_struct {
+	struct list_head thread_head;
+};
+
+struct task_struct {
+	unsigned int ptrace;
+	struct mm_struct *mm;
+	int pid;
+	int tgid;
+	struct task_struct *parent;
+	struct task_struct *group_leader;
+	struct hlist_node pid_links[PIDTYPE_MAX];
+	struct list_head thread_node;
+	struct signal_struct *signal;
+	char comm[16];
+};
+
+#pragma clang attribute pop
+
+#endif
