@@ -1,0 +1,98 @@
+#!/bin/sh
+# The series' own kselftest, tools/testing/selftests/proc/proc-mem-policy:
+# built by the selftests' Makefile of the patched kernel tree (build/src
+# after `make kernels`) into build/kselftest/, then run in guests:
+#   stock    at proc_mem.force_override=always, ptrace, never, the levels
+#            given in PROC_MEM_POLICY_LEVELS (stock has no sysctls); at
+#            ptrace the exited-leader case is run apart and must fail:
+#            that is the bug the series' first patch fixes;
+#   patched  booted permissive at force=self, then walking every level up
+#            (PROC_MEM_POLICY_WALK=1), the table at each step;
+#   patched and debug (in tests/reliability/guest: no kernel report)
+#            booted at open_read=self write=self force=ptrace, which the
+#            sysctls must report.
+# With --stock-ptrace (in a stock guest): the run at force=ptrace.
+set -eu
+t=build/kselftest/proc-mem-policy
+st=0 n=0
+check() { # check DESCRIPTION COMMAND...: one TAP line for COMMAND's success
+	d=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then echo "ok $n - $d"; else echo "not ok $n - $d"; st=1; fi
+}
+
+if [ "${1-}" = --stock-ptrace ]; then
+	export PROC_MEM_POLICY_LEVELS=force=ptrace
+	$t -V leader || st=1
+	rc=0
+	$t -v leader >/tmp/leader 2>&1 || rc=$?
+	sed 's/^/# /' /tmp/leader
+	check "stock, force=ptrace: the tracer of a process whose leader exited gets EIO (the series fixes it)" \
+		sh -c "[ $rc -ne 0 ] && grep -q '^not ok .* mem.leader.wr_text' /tmp/leader &&
+			grep -q \"leader wr_text: want '+', got 'I'\" /tmp/leader"
+	exit $st
+fi
+
+src=build/src/linux-source-6.12
+sel=$src/tools/testing/selftests
+if [ ! -d build/applied ] || [ ! -f "$src/Makefile" ]; then
+	echo "not ok 1 - the kernel tree is patched (no build/applied: run make kernels)"
+	exit 1
+fi
+# TEMPORARY, until the series carries the test: build the staging copy.
+stage=kernel/selftest-staging
+if [ ! -f "$sel/proc/proc-mem-policy.c" ] && [ -d "$stage" ]; then
+	echo "# the patched tree has no proc-mem-policy.c yet: building $stage"
+	copy=$(mktemp -d /var/tmp/kselftest.XXXXXX)
+	trap 'rm -rf "$copy"' EXIT
+	mkdir -p "$copy/tools/testing/selftests" "$copy/tools/arch/x86"
+	cp -r "$src/tools/include" "$copy/tools/"
+	cp -r "$src/tools/arch/x86/include" "$copy/tools/arch/x86/"
+	cp -r "$sel/lib.mk" "$sel/kselftest.h" "$sel/kselftest_harness.h" \
+		"$sel/kselftest" "$sel/proc" "$copy/tools/testing/selftests/"
+	cp "$stage/tools/testing/selftests/proc/proc-mem-policy.c" \
+		"$copy/tools/testing/selftests/proc/"
+	patch -d "$copy" -p1 -s <"$stage/proc-Makefile-gitignore-config.diff"
+	sel=$copy/tools/testing/selftests
+fi
+check "the series lists proc-mem-policy in selftests/proc/Makefile" \
+	grep -qx 'TEST_GEN_PROGS += proc-mem-policy' "$sel/proc/Makefile"
+check "the series lists proc-mem-policy in selftests/proc/.gitignore" \
+	grep -qx '/proc-mem-policy' "$sel/proc/.gitignore"
+# The selftests' own flags, not the lab's (-std=c11 -Werror).
+mkdir -p build/kselftest
+rc=0
+env -u CFLAGS -u LDFLAGS -u CC -u MAKEFLAGS -u MAKELEVEL -u MFLAGS \
+	make -B -C "$sel/proc" OUTPUT="$(pwd)/build/kselftest" "$(pwd)/$t" \
+	>build/kselftest/build.log 2>&1 || rc=$?
+sed 's/^/# /' build/kselftest/build.log
+check "proc-mem-policy builds without warnings with the selftests' Makefile" \
+	sh -c "[ $rc -eq 0 ] && ! grep -q -i warning build/kselftest/build.log"
+[ "$rc" -eq 0 ] || exit 1
+
+boot() { # boot KERNEL CMDLINE GUEST-COMMAND...
+	k=$1 c=$2
+	shift 2
+	echo "# --- $k kernel: ${c:-no parameters}: $*"
+	rc=0
+	lab/vm --kernel "$k" --cmdline "$c" --timeout 1500 -- "$@" || rc=$?
+	if [ "$rc" -eq 3 ] && [ "$k" = debug ]; then
+		echo "# boot again"
+		rc=0
+		lab/vm --kernel "$k" --cmdline "$c" --timeout 1500 -- "$@" || rc=$?
+	fi
+	[ "$rc" -eq 0 ] || st=1
+}
+for level in always never; do
+	boot stock "proc_mem.force_override=$level" env PROC_MEM_POLICY_LEVELS=force=$level $t
+done
+boot stock proc_mem.force_override=ptrace tests/kernel/kselftest.sh --stock-ptrace
+boot patched "proc_mem.permissive=1 proc_mem.restrict_foll_force=self" \
+	env PROC_MEM_POLICY_LEVELS=force=self,permissive=1 PROC_MEM_POLICY_WALK=1 $t
+levels="proc_mem.restrict_open_read=self proc_mem.restrict_write=self proc_mem.force_override=ptrace"
+for k in patched debug; do
+	boot $k "$levels" tests/reliability/guest \
+		env PROC_MEM_POLICY_LEVELS=open_read=self,write=self,force=ptrace $t
+done
+exit $st
