@@ -566,7 +566,8 @@ static int on_event(void *ctx, void *data, size_t size)
 	time_t sec = (time_t)(real / 1000000000);
 	struct tm tm;
 
-	if (size < sizeof(*e))
+	/* libbpf 1.1 goes on after a positive return: stop printing. */
+	if (size < sizeof(*e) || (w->count && w->seen >= w->count))
 		return 0;
 	gmtime_r(&sec, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
@@ -598,12 +599,14 @@ static int on_event(void *ctx, void *data, size_t size)
 	return w->count && w->seen >= w->count ? 1 : 0;
 }
 
-static void report_drops(const struct watch *w, unsigned long long n)
+static void report_drops(const struct watch *w, unsigned long long n, int before)
 {
 	if (w->json)
-		printf("{\"dropped\": %llu}\n", n);
+		printf("{\"dropped\": %llu, \"before_start\": %s}\n", n,
+		       before ? "true" : "false");
 	else
-		printf("dropped:   %llu events lost (ring buffer full)\n", n);
+		printf("dropped:   %llu events lost (ring buffer full)%s\n", n,
+		       before ? " before this watch started" : "");
 	fflush(stdout);
 }
 
@@ -641,8 +644,11 @@ int cmd_watch(int argc, char **argv)
 	cfd = bpf_obj_get(PM_PIN_DIR "/counters");
 	if (efd < 0 || cfd < 0)
 		return refuse(EXIT_NORUN, "cannot open the pinned maps: %s", strerror(errno));
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!read_counters(cfd, c))
 		drops0 = c[PM_C_EVENTS_DROPPED];
+	if (drops0)	/* nobody read the buffer: say so before its events */
+		report_drops(&w, drops0, 1);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	clock_gettime(CLOCK_REALTIME, &real);
 	w.mono_to_real = (real.tv_sec - mono.tv_sec) * 1000000000LL +
@@ -653,7 +659,6 @@ int cmd_watch(int argc, char **argv)
 		return refuse(EXIT_NORUN, "cannot read the ring buffer: %s", strerror(errno));
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	while (!stop && !(w.count && w.seen >= w.count)) {
 		err = ring_buffer__poll(rb, 500);
 		if (err < 0 && err != -EINTR)
@@ -661,7 +666,7 @@ int cmd_watch(int argc, char **argv)
 		err = 0;
 		if (!read_counters(cfd, c) && c[PM_C_EVENTS_DROPPED] > drops0) {
 			drops = c[PM_C_EVENTS_DROPPED];
-			report_drops(&w, drops - drops0);
+			report_drops(&w, drops - drops0, 0);
 			drops0 = drops;
 		}
 	}

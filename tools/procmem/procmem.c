@@ -113,8 +113,16 @@ static const char *kind_text(enum kernel_kind k)
 	       "no /proc/PID/mem controls";
 }
 
-static void lacks(const struct config *c, struct lines *l)
+static void lacks(const struct config *c, const struct enforcer *e,
+		  struct lines *l)
 {
+	if (e->loaded && e->have_policy) {
+		if (c->kind == K_PATCHED)
+			return;
+		add(l, "a control of force beyond %s (no LSM hook: the enforcer cannot restrict FOLL_FORCE)",
+		    c->kind == K_STOCK ? "proc_mem.force_override" : "nothing");
+		return;
+	}
 	switch (c->kind) {
 	case K_NONE:
 		add(l, "any /proc/PID/mem control: proc_mem.force_override came with Linux 6.11");
@@ -174,7 +182,25 @@ static void check_params(const struct config *c, struct lines *find,
 	}
 }
 
-static void print_sources_text(const struct config *c)
+static void print_enforcer_text(const struct enforcer *e)
+{
+	const unsigned long long *n = e->counters;
+
+	if (!e->loaded)
+		return;
+	if (e->error[0] || !e->have_policy) {
+		printf("enforcer:   %s: %s\n", PM_PIN_DIR, e->error[0] ? e->error : "no policy");
+		return;
+	}
+	printf("enforcer:   BPF LSM (%s): open_read=%s open_write=%s write=%s permissive=%d (%s%s)\n",
+	       PM_PIN_DIR, level_name(e->level[OP_OPEN_READ]), level_name(e->level[OP_OPEN_WRITE]),
+	       level_name(e->level[OP_WRITE]), e->permissive,
+	       e->scope ? "cgroup override " : "machine", e->scope ? e->scope_path : "");
+	printf("enforced:   open_read %llu/%llu open_write %llu/%llu write %llu/%llu (denied/would deny, before the probes)\n",
+	       n[0], n[3], n[1], n[4], n[2], n[5]);
+}
+
+static void print_sources_text(const struct config *c, const struct enforcer *e)
 {
 	printf("kernel:     %s, %s (%s)\n", c->release, kind_text(c->kind),
 	       c->kind_basis);
@@ -211,6 +237,7 @@ static void print_sources_text(const struct config *c)
 			printf(" %s %ld/%ld", op_names[o], c->denied[o][0], c->denied[o][1]);
 		printf(" (denied/would deny, before the probes)\n");
 	}
+	print_enforcer_text(e);
 	printf("permissive: %s\n\n", c->permissive ? "yes: levels are logged, not enforced" : "no");
 }
 
@@ -260,9 +287,29 @@ static void print_sources_json(const struct config *c)
 	printf("  \"permissive\": %s,\n", c->permissive ? "true" : "false");
 }
 
+static void print_enforcer_json(const struct enforcer *e)
+{
+	printf("  \"enforcer\": ");
+	if (!e->loaded || !e->have_policy) {
+		printf("null,\n");
+		return;
+	}
+	printf("{\"pinned\": \"%s\"", PM_PIN_DIR);
+	for (int o = 0; o < OP_FORCE; o++)
+		printf(", \"%s\": \"%s\"", op_names[o], level_name(e->level[o]));
+	printf(", \"permissive\": %s, \"scope\": ", e->permissive ? "true" : "false");
+	json_str(stdout, e->scope ? e->scope_path : "machine");
+	printf(", \"denied\": {");
+	for (int o = 0; o < OP_FORCE; o++)
+		printf("%s\"%s\": {\"denied\": %llu, \"would_deny\": %llu}", o ? ", " : "",
+		       op_names[o], e->counters[o], e->counters[3 + o]);
+	printf("}},\n");
+}
+
 static int cmd_status(int json, int verbose, int timeout)
 {
 	struct config c;
+	struct enforcer en;
 	struct probes p;
 	struct lines find = { .n = 0 }, notes = { .n = 0 }, lack = { .n = 0 };
 	enum level measured[NOPS], enforced[NOPS];
@@ -271,6 +318,17 @@ static int cmd_status(int json, int verbose, int timeout)
 	const char *result;
 
 	config_read(&c);
+	enforcer_read(&en);
+	/*
+	 * One composed policy: an access passes the kernel's check and the
+	 * enforcer's, and the levels nest, so the stricter level is in force.
+	 */
+	if (en.loaded && en.have_policy && !en.permissive)
+		for (int o = 0; o < OP_FORCE; o++)
+			if (en.level[o] > c.configured[o]) {
+				c.configured[o] = en.level[o];
+				c.source[o] = "bpf";
+			}
 	probes_run(&p, timeout);
 
 	for (int o = 0; o < NOPS; o++) {
@@ -313,7 +371,14 @@ static int cmd_status(int json, int verbose, int timeout)
 				add(&find, "permissive mode: %s=%s is logged, not enforced",
 				    op_names[o], level_name(c.configured[o]));
 			}
-	lacks(&c, &lack);
+	if (en.loaded && en.error[0])
+		add(&find, "enforcer: %s", en.error);
+	if (en.loaded && en.have_policy && en.permissive)
+		for (int o = 0; o < OP_FORCE; o++)
+			if (en.level[o] > LV_ALWAYS)
+				add(&find, "enforcer permissive: %s=%s is logged, not enforced",
+				    op_names[o], level_name(en.level[o]));
+	lacks(&c, &en, &lack);
 	if (p.fatal[0])
 		add(&notes, "probes: %s", p.fatal);
 
@@ -331,6 +396,7 @@ static int cmd_status(int json, int verbose, int timeout)
 	if (json) {
 		printf("{\n  \"command\": \"status\",\n");
 		print_sources_json(&c);
+		print_enforcer_json(&en);
 		printf("  \"operations\": {\n");
 		for (int o = 0; o < NOPS; o++) {
 			printf("    \"%s\": {\"configured\": \"%s\", \"source\": \"%s\", \"measured\": ",
@@ -365,7 +431,7 @@ static int cmd_status(int json, int verbose, int timeout)
 		return rc;
 	}
 
-	print_sources_text(&c);
+	print_sources_text(&c, &en);
 	printf("%-11s %-11s %-8s %-9s %-10s %-10s %s\n", "operation", "configured",
 	       "source", "measured", "self", "other", "tracer");
 	for (int o = 0; o < NOPS; o++) {

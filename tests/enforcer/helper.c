@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers of tests/enforcer/guest.
+ *
+ *   enforcer_helper opens N     N opens and closes of /proc/PID/mem: by
+ *                               turns /proc/self/mem read-only and a
+ *                               child's mem write-only (the latter
+ *                               refused at open_write=ptrace); exit 0
+ *                               when every open gave what that level says
+ *   enforcer_helper leader      the exited-leader rule: a tracer of a
+ *                               non-leader thread opens /proc/PID/mem, the
+ *                               leader exits (pthread_exit), the tracer
+ *                               writes (must work at write=ptrace), detaches
+ *                               and writes again (must fail with EACCES)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile unsigned char var = 1;
+
+static int opens(long n)
+{
+	char path[64];
+	pid_t child = fork();
+	long bad = 0;
+
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)child);
+	for (long i = 0; i < n; i++) {
+		int self = i % 2 == 0;
+		int fd = open(self ? "/proc/self/mem" : path, self ? O_RDONLY : O_WRONLY);
+
+		if (self ? fd < 0 : fd >= 0 || errno != EACCES)
+			bad++;
+		if (fd >= 0)
+			close(fd);
+	}
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	if (bad)
+		fprintf(stderr, "%ld of %ld opens not as expected\n", bad, n);
+	return bad != 0;
+}
+
+static int ready[2], go[2];
+
+static void *sleeper(void *arg)
+{
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+
+	(void)arg;
+	if (write(ready[1], &tid, sizeof(tid)) != sizeof(tid))
+		_exit(1);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static char leader_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return '?';
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : '?';
+}
+
+static int leader(void)
+{
+	unsigned char b = 0x5a;
+	pthread_t th;
+	pid_t child, tid;
+	char path[64];
+	int fd, rc = 0;
+	ssize_t w;
+
+	if (pipe(ready) || pipe(go))
+		return 2;
+	child = fork();
+	if (child == 0) {
+		char c;
+
+		if (pthread_create(&th, NULL, sleeper, NULL))
+			_exit(1);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		pthread_exit(NULL);
+	}
+	if (read(ready[0], &tid, sizeof(tid)) != sizeof(tid))
+		return 2;
+	if (ptrace(PTRACE_SEIZE, tid, 0, 0)) {
+		perror("PTRACE_SEIZE");
+		return 2;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)child);
+	fd = open(path, O_RDWR);
+	if (fd < 0) {
+		perror(path);
+		return 2;
+	}
+	if (write(go[1], "x", 1) != 1)
+		return 2;
+	for (int i = 0; i < 500 && leader_state(child) != 'Z'; i++)
+		usleep(10000);
+	if (leader_state(child) != 'Z') {
+		fprintf(stderr, "the leader did not exit\n");
+		return 2;
+	}
+	w = pwrite(fd, &b, 1, (off_t)(uintptr_t)&var);
+	if (w != 1) {
+		fprintf(stderr, "tracer of thread %d, leader exited: write %s, want success\n",
+			(int)tid, strerror(errno));
+		rc = 1;
+	}
+	/* PTRACE_DETACH needs the tracee stopped. */
+	if (ptrace(PTRACE_INTERRUPT, tid, 0, 0) ||
+	    waitpid(tid, NULL, __WALL) != tid ||
+	    ptrace(PTRACE_DETACH, tid, 0, 0)) {
+		perror("PTRACE_DETACH");
+		return 2;
+	}
+	w = pwrite(fd, &b, 1, (off_t)(uintptr_t)&var);
+	if (w >= 0 || errno != EACCES) {
+		fprintf(stderr, "after detaching: write %s, want EACCES\n",
+			w >= 0 ? "succeeded" : strerror(errno));
+		rc = 1;
+	}
+	close(fd);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "opens"))
+		return opens(atol(argv[2]));
+	if (argc == 2 && !strcmp(argv[1], "leader"))
+		return leader();
+	fprintf(stderr, "usage: enforcer_helper opens N | leader\n");
+	return 2;
+}
