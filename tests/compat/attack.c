@@ -6,6 +6,17 @@
  *   attack handoff VICTIM   a tracer opens the mem file and passes the fd
  *                           over SCM_RIGHTS to a process that is not a
  *                           tracer, which writes the payload
+ *   attack forkedtracer     the forked-tracer attack (issue 12, item 10):
+ *                           a process writes its own read-only text as
+ *                           its child's tracee.  It forks, lets the child
+ *                           attach (PR_SET_PTRACER, as Yama's scope 1
+ *                           wants; without Yama the prctl fails and is
+ *                           not needed), the child PTRACE_ATTACHes to its
+ *                           parent, opens /proc/PARENT/mem and writes the
+ *                           payload over the parent's code, detaches;
+ *                           the parent then calls that code.  `ptrace`
+ *                           levels allow it by design: only `never` stops
+ *                           it.  The parent is the victim here.
  *
  * Victim and attackers run as uid/gid 65534.  The last line is
  * "=> allowed ..." when the payload ran (the victim exited 42 and the
@@ -20,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -179,14 +191,153 @@ static int marker_says_pwned(void)
 	return n > 0 && strcmp(buf, "pwned\n") == 0;
 }
 
+/*
+ * The forked-tracer attack's target: a page of its own in the text, so
+ * that the payload written over it overwrites no other code.
+ */
+__asm__(".pushsection .text.forkedtracer, \"ax\", @progbits\n"
+	".p2align 12\n"
+	"forkedtracer_tick: ret\n"
+	".fill 4095, 1, 0xcc\n"
+	".popsection\n");
+extern void forkedtracer_tick(void);
+
+static ssize_t read_full(int fd, void *buf, size_t len)
+{
+	ssize_t n;
+
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
+/* The child: attach to the parent, write the payload over its tick, detach. */
+static _Noreturn void forked_tracer(pid_t parent, int go, int said)
+{
+	uintptr_t addr = (uintptr_t)forkedtracer_tick;
+	char c;
+	int st, fd;
+
+	if (read_full(go, &c, 1) != 1)
+		_exit(3);
+	if (ptrace(PTRACE_ATTACH, parent, 0, 0) || waitpid(parent, &st, __WALL) != parent) {
+		snprintf(why, sizeof(why), "attach: %s", strerror(errno));
+	} else {
+		fd = open_mem(parent);
+		if (fd >= 0) {
+			if (write_payload(fd, addr) == 0)
+				strcpy(why, "ok");
+			close(fd);
+		}
+		ptrace(PTRACE_DETACH, parent, 0, 0);
+	}
+	if (write(said, why, strlen(why)) < 0)
+		_exit(1);
+	_exit(0);
+}
+
+/*
+ * The parent, as uid 65534: lets its child attach and write, then calls
+ * its tick a few times (the payload exits 42 from there); writes why not
+ * to @report and exits 0.
+ */
+static _Noreturn void forkedtracer(int report)
+{
+	void (*volatile tick)(void) = forkedtracer_tick;
+	const struct timespec pause = { 0, 20 * 1000 * 1000 };
+	int go[2], said[2];
+	char heard[sizeof(why)] = "";
+	pid_t child;
+
+	/* A process that dropped privileges is not dumpable until told. */
+	if (prctl(PR_SET_DUMPABLE, 1) || pipe(go) || pipe(said)) {
+		perror("attack: forkedtracer setup");
+		_exit(2);
+	}
+	child = fork();
+	if (child < 0) {
+		perror("attack: fork");
+		_exit(2);
+	}
+	if (child == 0) {
+		close(go[1]);
+		close(said[0]);
+		forked_tracer(getppid(), go[0], said[1]);
+	}
+	close(go[0]);
+	close(said[1]);
+	/* Yama scope 1 lets only a declared process attach; no Yama: EINVAL. */
+	if (prctl(PR_SET_PTRACER, child, 0, 0, 0) && errno != EINVAL) {
+		perror("attack: PR_SET_PTRACER");
+		_exit(2);
+	}
+	if (write(go[1], "", 1) != 1 || read_full(said[0], heard, sizeof(heard) - 1) <= 0)
+		strcpy(heard, "the child said nothing");
+	waitpid(child, NULL, 0);
+	for (int i = 0; i < 10; i++) {
+		tick();
+		nanosleep(&pause, NULL);
+	}
+	/* still here: the payload did not run */
+	snprintf(why, sizeof(why), "%s%s", strcmp(heard, "ok") ? "child's " : "", heard);
+	if (write(report, why, strlen(why)) < 0)
+		_exit(1);
+	_exit(0);
+}
+
+/* Run the forked-tracer attack in a process of its own: its verdict line. */
+static int run_forkedtracer(void)
+{
+	char heard[sizeof(why)] = "";
+	int p[2], st;
+	pid_t pid;
+
+	if (pipe(p)) {
+		perror("attack: pipe");
+		return 2;
+	}
+	pid = fork();
+	if (pid < 0) {
+		perror("attack: fork");
+		return 2;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		drop_privileges();
+		forkedtracer(p[1]);
+	}
+	close(p[1]);
+	if (read_full(p[0], heard, sizeof(heard) - 1) < 0)
+		strcpy(heard, "read");
+	if (waitpid(pid, &st, 0) != pid) {
+		perror("attack: waitpid");
+		return 2;
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 42 && marker_says_pwned())
+		printf("=> allowed: payload ran in the parent, written by its child as its tracer\n");
+	else if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && heard[0] && !marker_says_pwned())
+		printf("=> blocked: %s\n", heard);
+	else
+		printf("=> error: parent status %#x, %s\n", st, heard[0] ? heard : "nothing said");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	uintptr_t addr;
 	pid_t victim;
 	int st, rc;
 
+	if (argc == 2 && !strcmp(argv[1], "forkedtracer")) {
+		if (unlink(MARKER) && errno != ENOENT) {
+			perror("attack: " MARKER);
+			return 2;
+		}
+		return run_forkedtracer();
+	}
 	if (argc != 3 || (strcmp(argv[1], "inject") && strcmp(argv[1], "handoff"))) {
-		fprintf(stderr, "usage: attack inject|handoff VICTIM\n");
+		fprintf(stderr, "usage: attack inject|handoff VICTIM | attack forkedtracer\n");
 		return 2;
 	}
 	if (unlink(MARKER) && errno != ENOENT) {

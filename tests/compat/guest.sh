@@ -131,6 +131,8 @@ run 30 "$bin/attack" inject "$out/victim" >inject.log
 verdict attack-inject inject.log
 run 30 "$bin/attack" handoff "$out/victim" >handoff.log
 verdict attack-handoff handoff.log
+run 30 "$bin/attack" forkedtracer >forkedtracer.log
+verdict attack-forkedtracer forkedtracer.log
 }
 
 debuggers >lane1.out 2>&1 &
