@@ -158,5 +158,15 @@ dest=$(mktemp -d)
 expect "make install PREFIX=... installs binary and man page" 0 \
 	sh -c "make -s install PREFIX=$dest >/dev/null && test -x $dest/bin/procmem &&
 		test -f $dest/share/man/man1/procmem.1"
+expect "make install installs the enforcer's systemd unit and a config file" 0 \
+	sh -c "test -f $dest/etc/procmem/enforce.conf &&
+		grep -qx 'ExecStart=$dest/bin/procmem enforce --config $dest/etc/procmem/enforce.conf' \
+			$dest/lib/systemd/system/procmem-enforce.service"
+if command -v systemd-analyze >/dev/null; then
+	expect "systemd-analyze verify accepts the installed unit" 0 \
+		systemd-analyze verify --man=no $dest/lib/systemd/system/procmem-enforce.service
+else
+	ok "systemd-analyze verify accepts the installed unit # SKIP no systemd-analyze"
+fi
 rm -rf "$dest"
 echo "1..$n"

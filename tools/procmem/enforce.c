@@ -144,6 +144,20 @@ static void unpin_dir(const char *dir)
 	rmdir(dir);
 }
 
+static int have_ksym(const char *name)
+{
+	char line[256], sym[128];
+	FILE *f = fopen("/proc/kallsyms", "r");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%*s %*s %127s", sym) == 1 && !strcmp(sym, name);
+	fclose(f);
+	return found;
+}
+
 /* Loads, attaches and pins the enforcer with @pol for @key. */
 static int load(__u64 key, const struct pm_policy *pol)
 {
@@ -155,6 +169,8 @@ static int load(__u64 key, const struct pm_policy *pol)
 	__u64 zero = 0;
 	int err;
 
+	if (!have_ksym("proc_mem_operations"))
+		return refuse(EXIT_BPF, "/proc/kallsyms has no proc_mem_operations: the kernel needs CONFIG_KALLSYMS_ALL=y");
 	libbpf_set_print(bpf_print);
 	skel = procmem_bpf__open_and_load();
 	if (!skel) {
@@ -405,7 +421,7 @@ static int enforce_usage(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
-int cmd_enforce(int argc, char **argv)
+static int enforce_args(int argc, char **argv)
 {
 	static const char *const opt[PM_NOPS] = { "--open-read", "--open-write", "--write" };
 	int set[PM_NOPS] = { 0 }, level[PM_NOPS] = { 0 }, permissive = 0, off = 0, any = 0;
@@ -532,6 +548,57 @@ int cmd_enforce(int argc, char **argv)
 	else
 		printf("procmem: enforcing %s\n", param);
 	return EXIT_OK;
+}
+
+/*
+ * --config FILE: each line that is not blank or a comment is the
+ * arguments of one `procmem enforce`, applied in order (the systemd unit
+ * uses it: a machine policy, then cgroup overrides).  Stops at the first
+ * line that fails and returns its status.
+ */
+static int enforce_config(const char *file)
+{
+	char line[1024], *words[32];
+	FILE *f = fopen(file, "r");
+	int rc = EXIT_OK, lineno = 0;
+
+	if (!f)
+		return refuse(EXIT_USAGE, "cannot read %s: %s", file, strerror(errno));
+	while (rc == EXIT_OK && fgets(line, sizeof(line), f)) {
+		int n = 1;
+
+		lineno++;
+		words[0] = "procmem";
+		for (char *w = strtok(line, " \t\n"); w && n < 31; w = strtok(NULL, " \t\n")) {
+			if (w[0] == '#')
+				break;
+			words[n++] = w;
+		}
+		words[n] = NULL;
+		if (n == 1)
+			continue;
+		rc = enforce_args(n, words);
+		if (rc)
+			fprintf(stderr, "procmem: %s:%d: not applied\n", file, lineno);
+	}
+	fclose(f);
+	return rc;
+}
+
+int cmd_enforce(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--config") || !strncmp(argv[i], "--config=", 9)) {
+			const char *file = argv[i][8] == '=' ? argv[i] + 9 :
+					   i + 1 < argc ? argv[i + 1] : NULL;
+
+			if (!file)
+				return enforce_usage("%s", "--config needs a file");
+			if (argc != (argv[i][8] == '=' ? 3 : 4))
+				return enforce_usage("%s", "--config takes no other options");
+			return enforce_config(file);
+		}
+	return enforce_args(argc, argv);
 }
 
 /* ---- watch ---- */

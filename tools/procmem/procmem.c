@@ -81,6 +81,10 @@ static void usage(FILE *f)
 {
 	fputs("usage: procmem status [--json] [--verbose] [--timeout SECONDS]\n"
 	      "       procmem scan [--json]\n"
+	      "       procmem enforce [--open-read=L] [--open-write=L] [--write=L]\n"
+	      "                       [--permissive] [--cgroup PATH]\n"
+	      "       procmem enforce --off [--cgroup PATH] | --config FILE\n"
+	      "       procmem watch [--json] [--count N]\n"
 	      "       procmem --help\n"
 	      "\n"
 	      "status  the /proc/PID/mem policy: configured (boot parameters,\n"
@@ -88,6 +92,11 @@ static void usage(FILE *f)
 	      "        processes procmem forks itself; mismatches; what the\n"
 	      "        running kernel lacks\n"
 	      "scan    processes holding a /proc/PID/mem file open now\n"
+	      "enforce the policy for open_read, open_write and write through\n"
+	      "        BPF LSM on kernels without the series (levels L: always,\n"
+	      "        self, ptrace, never), pinned under /sys/fs/bpf/procmem;\n"
+	      "        no options: show it\n"
+	      "watch   every open and write of a mem file the enforcer checked\n"
 	      "\n"
 	      "  --json          machine-readable output\n"
 	      "  -v, --verbose   status: show every probe\n"
@@ -98,7 +107,9 @@ static void usage(FILE *f)
 	      "  1  status: a mismatch, or a policy weaker than requested;\n"
 	      "     scan: some processes could not be inspected\n"
 	      "  2  usage error\n"
-	      "  3  the probes (or the scan) could not run\n", f);
+	      "  3  the probes (or the scan) could not run; watch: no enforcer\n"
+	      "enforce refusals (nothing applied): 2 bad level, 4 not root,\n"
+	      "  5 BPF LSM not active, 6 no BTF, 7 no such cgroup, 8 BPF failure\n", f);
 }
 
 static const char *kind_name(enum kernel_kind k)

@@ -29,9 +29,19 @@ $(PROCMEM): $(PROCMEM_SRCS) tools/procmem/procmem.h tools/procmem/bpf/enforcer.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -I$(dir $(PROCMEM_SKEL)) -o $@ $(PROCMEM_SRCS) -lbpf
 
+# The systemd unit applies SYSCONFDIR/procmem/enforce.conf at boot; an
+# existing configuration is kept.
+SYSCONFDIR  ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+UNITDIR     ?= $(PREFIX)/lib/systemd/system
 install: $(PROCMEM)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/procmem
 	install -m 0755 $(PROCMEM) $(DESTDIR)$(PREFIX)/bin/procmem
 	install -m 0644 tools/procmem/procmem.1 $(DESTDIR)$(PREFIX)/share/man/man1/procmem.1
+	sed 's|@BINDIR@|$(PREFIX)/bin|g; s|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		tools/procmem/procmem-enforce.service >$(DESTDIR)$(UNITDIR)/procmem-enforce.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/procmem-enforce.service
+	[ -e $(DESTDIR)$(SYSCONFDIR)/procmem/enforce.conf ] || \
+		install -m 0644 tools/procmem/enforce.conf $(DESTDIR)$(SYSCONFDIR)/procmem/enforce.conf
 
 DEMOS += tools/procmem/demo.sh
