@@ -12,6 +12,12 @@
  *                               leader exits (pthread_exit), the tracer
  *                               writes (must work at write=ptrace), detaches
  *                               and writes again (must fail with EACCES)
+ *   enforcer_helper bench N     N of each: write(2) of 1 byte to /dev/null,
+ *                               pread(2) of 1 byte of a tmpfs file,
+ *                               open+close of /proc/CHILD/mem and pwrite
+ *                               of 1 byte through it, as CHILD's tracer;
+ *                               prints "case NAME NS-PER-OP" (CLOCK_MONOTONIC:
+ *                               under QEMU -icount, instructions)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -153,12 +159,80 @@ static int leader(void)
 	return rc;
 }
 
+static long long now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void report(const char *name, long long t0, long n)
+{
+	printf("case %-12s %8.1f ns/op\n", name, (double)(now_ns() - t0) / (double)n);
+}
+
+static int bench(long n)
+{
+	static unsigned char page[4096] __attribute__((aligned(4096)));
+	char path[64], tmp[] = "/tmp/enforcer-bench-XXXXXX", c = 0;
+	int null = open("/dev/null", O_WRONLY), tfd = mkstemp(tmp), fd;
+	pid_t child;
+	long long t0;
+
+	if (null < 0 || tfd < 0 || write(tfd, "x", 1) != 1)
+		return 2;
+	unlink(tmp);
+	child = fork();
+	if (child == 0) {
+		for (;;)
+			pause();
+	}
+	if (ptrace(PTRACE_SEIZE, child, 0, 0) || ptrace(PTRACE_INTERRUPT, child, 0, 0) ||
+	    waitpid(child, NULL, 0) != child)
+		return 2;
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)child);
+
+	t0 = now_ns();
+	for (long i = 0; i < n; i++)
+		if (write(null, &c, 1) != 1)
+			return 2;
+	report("devnull_write", t0, n);
+	t0 = now_ns();
+	for (long i = 0; i < n; i++)
+		if (pread(tfd, &c, 1, 0) != 1)
+			return 2;
+	report("tmpfs_read", t0, n);
+	t0 = now_ns();
+	for (long i = 0; i < n / 10; i++) {
+		fd = open(path, O_RDWR);
+		if (fd < 0)
+			return 2;
+		close(fd);
+	}
+	report("mem_open", t0, n / 10);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return 2;
+	t0 = now_ns();
+	for (long i = 0; i < n / 10; i++)
+		if (pwrite(fd, &c, 1, (off_t)(uintptr_t)page) != 1)
+			return 2;
+	report("mem_write", t0, n / 10);
+	close(fd);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "bench"))
+		return bench(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "opens"))
 		return opens(atol(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "leader"))
 		return leader();
-	fprintf(stderr, "usage: enforcer_helper opens N | leader\n");
+	fprintf(stderr, "usage: enforcer_helper opens N | leader | bench N\n");
 	return 2;
 }
