@@ -5,8 +5,11 @@
 #   make install  install the procmem tool (PREFIX=/usr/local)
 #
 # Each component lists its binaries in BINS, its test drivers in CHECKS,
-# its demos in DEMOS and the kernel flavours it needs in FLAVOURS, in a
-# rules.mk of its own directory; tests/run runs CHECKS in order.
+# its demos in DEMOS and the kernel flavours its checks need in FLAVOURS,
+# in a rules.mk of its own directory; tests/run runs CHECKS in order.
+# make demo builds only the flavours the demos boot, DEMO_FLAVOURS (the
+# debug kernel, for instance, serves make check alone); Debian's own
+# kernels (lab/debian) are fetched on first use by either.
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -16,6 +19,7 @@ KSRC    := build/src/linux-source-6.12
 KSELFTEST := $(KSRC)/tools/testing/selftests
 
 FLAVOURS := stock patched
+DEMO_FLAVOURS := stock patched
 BINS   :=
 CHECKS :=
 DEMOS  :=
@@ -37,7 +41,8 @@ $(KSELFTEST)/kselftest_harness.h:
 check: deps kernels $(BINS)
 	@DEMOS='$(DEMOS)' tests/run $(CHECKS)
 
-demo: deps kernels $(BINS)
+demo: deps $(BINS)
+	lab/build $(DEMO_FLAVOURS)
 	@for d in $(DEMOS); do $$d || exit; done
 
 clean:

@@ -1,4 +1,6 @@
 # The lab runner's own behaviour.
 CHECKS += tests/lab/runner.sh
+# The lab on Debian's own binary kernels (lab/debian).
+CHECKS += tests/lab/debian.sh
 # Every step of make demo is there to run.
 CHECKS += tests/lab/demos.sh

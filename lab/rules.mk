@@ -1,0 +1,2 @@
+# The lab (lab/): make demo shows procmem status on Debian's own kernels.
+DEMOS += lab/demo-debian
