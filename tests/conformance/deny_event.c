@@ -85,7 +85,7 @@ static int write_file(const char *path, const char *value)
 	return ret;
 }
 
-/* Records in a trace file (lines not starting with '#'), shown if @show. */
+/* proc_mem_deny records in a trace file; its lines shown if @show. */
 static int records(const char *path, bool show)
 {
 	char line[1024];
@@ -94,9 +94,13 @@ static int records(const char *path, bool show)
 
 	if (!f)
 		return -1;
+	/*
+	 * A record whose comm holds a newline spans lines: count the event's
+	 * name, which a comm (15 bytes) cannot hold with the leading space.
+	 */
 	while (fgets(line, sizeof(line), f))
 		if (line[0] != '#') {
-			count++;
+			count += !!strstr(line, " proc_mem_deny: ");
 			if (show)
 				printf("# %s", line);
 		}

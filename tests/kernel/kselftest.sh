@@ -10,10 +10,12 @@
 #            (PROC_MEM_POLICY_WALK=1), the table at each step;
 #   patched and debug (in tests/reliability/guest: no kernel report)
 #            booted at open_read=self write=self force=ptrace, which the
-#            sysctls must report.
+#            sysctls must report, and proc-mem-exited-leader (the first
+#            patch's test) must pass at that force=ptrace.
 # With --stock-ptrace (in a stock guest): the run at force=ptrace.
 set -eu
 t=build/kselftest/proc-mem-policy
+leader=build/kselftest/proc-mem-exited-leader
 st=0 n=0
 check() { # check DESCRIPTION COMMAND...: one TAP line for COMMAND's success
 	d=$1
@@ -25,6 +27,11 @@ check() { # check DESCRIPTION COMMAND...: one TAP line for COMMAND's success
 if [ "${1-}" = --stock-ptrace ]; then
 	export PROC_MEM_POLICY_LEVELS=force=ptrace
 	$t -V leader || st=1
+	rc=0
+	$leader >/tmp/exited-leader 2>&1 || rc=$?
+	sed 's/^/# /' /tmp/exited-leader
+	check "stock, force=ptrace: proc-mem-exited-leader fails (the series' first patch fixes it)" \
+		[ "$rc" -ne 0 ]
 	rc=0
 	$t -v leader >/tmp/leader 2>&1 || rc=$?
 	sed 's/^/# /' /tmp/leader
@@ -40,34 +47,20 @@ if [ ! -d build/applied ] || [ ! -f "$src/Makefile" ]; then
 	echo "not ok 1 - the kernel tree is patched (no build/applied: run make kernels)"
 	exit 1
 fi
-# TEMPORARY, until the series carries the test: build the staging copy.
-stage=kernel/selftest-staging
-if [ ! -f "$sel/proc/proc-mem-policy.c" ] && [ -d "$stage" ]; then
-	echo "# the patched tree has no proc-mem-policy.c yet: building $stage"
-	copy=$(mktemp -d /var/tmp/kselftest.XXXXXX)
-	trap 'rm -rf "$copy"' EXIT
-	mkdir -p "$copy/tools/testing/selftests" "$copy/tools/arch/x86"
-	cp -r "$src/tools/include" "$copy/tools/"
-	cp -r "$src/tools/arch/x86/include" "$copy/tools/arch/x86/"
-	cp -r "$sel/lib.mk" "$sel/kselftest.h" "$sel/kselftest_harness.h" \
-		"$sel/kselftest" "$sel/proc" "$copy/tools/testing/selftests/"
-	cp "$stage/tools/testing/selftests/proc/proc-mem-policy.c" \
-		"$copy/tools/testing/selftests/proc/"
-	patch -d "$copy" -p1 -s <"$stage/proc-Makefile-gitignore-config.diff"
-	sel=$copy/tools/testing/selftests
-fi
-check "the series lists proc-mem-policy in selftests/proc/Makefile" \
-	grep -qx 'TEST_GEN_PROGS += proc-mem-policy' "$sel/proc/Makefile"
-check "the series lists proc-mem-policy in selftests/proc/.gitignore" \
-	grep -qx '/proc-mem-policy' "$sel/proc/.gitignore"
+for prog in proc-mem-exited-leader proc-mem-policy; do
+	check "the series lists $prog in selftests/proc/Makefile" \
+		grep -qx "TEST_GEN_PROGS += $prog" "$sel/proc/Makefile"
+	check "the series lists $prog in selftests/proc/.gitignore" \
+		grep -qx "/$prog" "$sel/proc/.gitignore"
+done
 # The selftests' own flags, not the lab's (-std=c11 -Werror).
 mkdir -p build/kselftest
 rc=0
 env -u CFLAGS -u LDFLAGS -u CC -u MAKEFLAGS -u MAKELEVEL -u MFLAGS \
-	make -B -C "$sel/proc" OUTPUT="$(pwd)/build/kselftest" "$(pwd)/$t" \
+	make -B -C "$sel/proc" OUTPUT="$(pwd)/build/kselftest" "$(pwd)/$t" "$(pwd)/$leader" \
 	>build/kselftest/build.log 2>&1 || rc=$?
 sed 's/^/# /' build/kselftest/build.log
-check "proc-mem-policy builds without warnings with the selftests' Makefile" \
+check "proc-mem-policy and proc-mem-exited-leader build without warnings with the selftests' Makefile" \
 	sh -c "[ $rc -eq 0 ] && ! grep -q -i warning build/kselftest/build.log"
 [ "$rc" -eq 0 ] || exit 1
 
@@ -92,7 +85,7 @@ boot patched "proc_mem.permissive=1 proc_mem.restrict_foll_force=self" \
 	env PROC_MEM_POLICY_LEVELS=force=self,permissive=1 PROC_MEM_POLICY_WALK=1 $t
 levels="proc_mem.restrict_open_read=self proc_mem.restrict_write=self proc_mem.force_override=ptrace"
 for k in patched debug; do
-	boot $k "$levels" tests/reliability/guest \
-		env PROC_MEM_POLICY_LEVELS=open_read=self,write=self,force=ptrace $t
+	boot $k "$levels" tests/reliability/guest sh -c \
+		"PROC_MEM_POLICY_LEVELS=open_read=self,write=self,force=ptrace $t; s=\$?; $leader || s=1; exit \$s"
 done
 exit $st

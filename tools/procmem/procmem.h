@@ -84,7 +84,7 @@ struct config {
 };
 
 void config_read(struct config *c);
-/* Reads /proc/sys/kernel/proc_mem/denied: denied, would deny per op. */
+/* Reads /proc/sys/kernel/proc_mem/{denied,would_deny}/OP, per op. */
 int read_denied(long (*out)[2]);
 
 /* ---- probes (probe.c) ---- */
