@@ -408,7 +408,7 @@ static int show(void)
 	       e.counters[PM_C_ALLOWED], e.counters[PM_C_ALLOWED + 1],
 	       e.counters[PM_C_ALLOWED + 2]);
 	printf("events:     dropped %llu\n", e.counters[PM_C_EVENTS_DROPPED]);
-	printf("files:      %ld open mem files tracked, %llu not recorded (map full)\n",
+	printf("files:      %ld open mem files opened by their target or tracer, %llu not recorded (map full)\n",
 	       e.files, e.counters[PM_C_FILES_FULL]);
 	return EXIT_OK;
 }

@@ -33,7 +33,7 @@ struct pm_policy {
 };
 
 #define PM_POLICY_MAX	1024	/* machine + per-cgroup overrides */
-#define PM_FILES_MAX	65536	/* /proc/PID/mem files open at once */
+#define PM_FILES_MAX	(1 << 20) /* mem files open by their target or tracer */
 #define PM_CGROUP_DEPTH	32	/* cgroup levels searched for an override */
 #define PM_THREADS_MAX	4096	/* exited-leader rule: threads walked */
 

@@ -31,24 +31,38 @@
 #define MAY_WRITE	0x2
 #define FMODE_READ	0x1
 #define FMODE_WRITE	0x2
+#define PF_EXITING	0x4
 
 char LICENSE[] SEC("license") = "GPL";
 
 extern const void proc_mem_operations __ksym;
 
+/*
+ * Not preallocated: an update links a new element and frees the old one
+ * after RCU, so a program never reads a policy half overwritten (a
+ * preallocated map recycles the old element at once).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, PM_POLICY_MAX);
 	__type(key, __u64);		/* cgroup id, 0: the whole machine */
 	__type(value, struct pm_policy);
 } policy SEC(".maps");
 
-/* Per open mem file: did its opener use the file's mm, or trace it? */
+/*
+ * The open mem files whose opener used the target's mm or traced it,
+ * with that mm: write=self is tied to the opener.  Only such files are
+ * recorded, on demand (no preallocation); a file missing from the map,
+ * for instance because it is full, counts as opened by another: refused
+ * at self, never wrongly allowed.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, PM_FILES_MAX);
 	__type(key, __u64);		/* struct file pointer */
-	__type(value, __u8);
+	__type(value, __u64);		/* the mm at open */
 } files SEC(".maps");
 
 struct {
@@ -78,9 +92,10 @@ static __always_inline int is_mem_file(struct file *file)
 
 /*
  * The policy for current: that of the deepest cgroup-v2 ancestor (or the
- * cgroup itself) with an override, else the machine's.  NULL: none set.
+ * cgroup itself) with an override, else the machine's, copied into @out
+ * so that one decision reads one policy.  0: none set.
  */
-static const struct pm_policy *current_policy(__u64 *scope)
+static int current_policy(struct pm_policy *out, __u64 *scope)
 {
 	const struct pm_policy *p, *found = NULL;
 	__u64 id;
@@ -96,10 +111,20 @@ static const struct pm_policy *current_policy(__u64 *scope)
 			*scope = id;
 		}
 	}
-	if (found)
-		return found;
-	id = 0;
-	return bpf_map_lookup_elem(&policy, &id);
+	if (!found) {
+		id = 0;
+		found = bpf_map_lookup_elem(&policy, &id);
+	}
+	if (!found)
+		return 0;
+	__builtin_memcpy(out, found, sizeof(*out));
+	return 1;
+}
+
+/* The file's mm: private_data, without the patched kernel's opener bit. */
+static __always_inline struct mm_struct *file_mm(struct file *file)
+{
+	return (void *)((unsigned long)file->private_data & ~1UL);
 }
 
 /* pid_task(proc_pid(file_inode(file)), PIDTYPE_PID); NULL if gone. */
@@ -167,8 +192,9 @@ static int tracer_test(struct task_struct *task, struct task_struct *cur,
 
 	if (!task)
 		return 0;
-	if (BPF_CORE_READ(task, mm) ||
-	    BPF_CORE_READ(task, group_leader) != task)
+	if (BPF_CORE_READ(task, group_leader) != task ||
+	    !(BPF_CORE_READ(task, flags) & PF_EXITING) ||
+	    BPF_CORE_READ(task, mm))
 		return task_tracer(task, cur, mm);
 	sig = BPF_CORE_READ(task, signal);
 	if (!sig)
@@ -195,7 +221,7 @@ static __always_inline int allowed(int level, int self_ok, int tracer)
 
 /* One check of one access: what the event reports. */
 struct check {
-	const struct pm_policy *pol;
+	struct pm_policy pol;
 	struct task_struct *task;	/* the task the file names */
 	__u64 scope;			/* cgroup id of pol, 0: machine */
 	int tracer;
@@ -221,10 +247,10 @@ static void emit(const struct check *c, int op, int verdict)
 	e->target_pid = task ? BPF_CORE_READ(task, tgid) : 0;
 	e->target_tid = task ? BPF_CORE_READ(task, pid) : 0;
 	e->op = op;
-	e->level = c->pol->level[op & 3];
+	e->level = c->pol.level[op & 3];
 	e->verdict = verdict;
 	e->tracer = c->tracer;
-	e->permissive = c->pol->permissive;
+	e->permissive = c->pol.permissive;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	e->target_comm[0] = 0;
 	if (task)
@@ -240,7 +266,7 @@ static int decide(const struct check *c, int op, int ok)
 		emit(c, op, PM_V_ALLOWED);
 		return 0;
 	}
-	if (c->pol->permissive) {
+	if (c->pol.permissive) {
 		count(PM_C_WOULD_DENY + op);
 		emit(c, op, PM_V_WOULD_DENY);
 		return 0;
@@ -257,8 +283,7 @@ int BPF_PROG(pm_file_open, struct file *file, int ret)
 	struct mm_struct *mm;
 	struct check c;
 	int self_ok, op = -1, err = 0;
-	__u64 key;
-	__u8 opener;
+	__u64 key, at_open;
 
 	if (ret || !is_mem_file(file))
 		return ret;
@@ -270,14 +295,13 @@ int BPF_PROG(pm_file_open, struct file *file, int ret)
 	c.tracer = tracer_test(c.task, cur, mm);
 	self_ok = BPF_CORE_READ(cur, mm) == mm;
 
-	c.pol = current_policy(&c.scope);
-	if (c.pol) {
+	if (current_policy(&c.pol, &c.scope)) {
 		/* open_read first; if it refuses, open_write is not checked. */
 		if ((file->f_mode & FMODE_READ) &&
-		    !allowed(c.pol->level[PM_OPEN_READ], self_ok, c.tracer))
+		    !allowed(c.pol.level[PM_OPEN_READ], self_ok, c.tracer))
 			op = PM_OPEN_READ;
 		else if ((file->f_mode & FMODE_WRITE) &&
-			 !allowed(c.pol->level[PM_OPEN_WRITE], self_ok, c.tracer))
+			 !allowed(c.pol.level[PM_OPEN_WRITE], self_ok, c.tracer))
 			op = PM_OPEN_WRITE;
 		if (op >= 0)
 			err = decide(&c, op, 0);
@@ -286,10 +310,17 @@ int BPF_PROG(pm_file_open, struct file *file, int ret)
 		if (err)
 			return err;
 	}
-	/* write=self is tied to the opener: remember it for this file. */
+	/*
+	 * write=self is tied to the opener: remember a file opened by a task
+	 * on the target's mm or by its tracer, with that mm.  mem_open()
+	 * takes the mm after this hook; should the target exec in between,
+	 * the file gets the new mm and the record does not match it.
+	 */
+	if (!self_ok && !c.tracer)
+		return 0;
 	key = (__u64)file;
-	opener = self_ok || c.tracer;
-	if (bpf_map_update_elem(&files, &key, &opener, BPF_ANY))
+	at_open = (__u64)mm;
+	if (bpf_map_update_elem(&files, &key, &at_open, BPF_ANY))
 		count(PM_C_FILES_FULL);
 	return 0;
 }
@@ -301,25 +332,24 @@ int BPF_PROG(pm_file_permission, struct file *file, int mask, int ret)
 	struct mm_struct *mm;
 	struct check c;
 	int self_ok;
-	__u64 key;
-	__u8 *opener;
+	__u64 key, *at_open;
 
 	if (ret || !(mask & MAY_WRITE) || !is_mem_file(file))
 		return ret;
-	mm = file->private_data;
+	mm = file_mm(file);
 	if (!mm)	/* mem_rw() writes nothing, checks nothing */
 		return 0;
-	c.pol = current_policy(&c.scope);
-	if (!c.pol)
+	if (!current_policy(&c.pol, &c.scope))
 		return 0;
 	cur = (struct task_struct *)bpf_get_current_task();
 	c.task = file_task(file);
 	c.tracer = tracer_test(c.task, cur, mm);
 	key = (__u64)file;
-	opener = bpf_map_lookup_elem(&files, &key);
-	self_ok = BPF_CORE_READ(cur, mm) == mm && opener && *opener;
+	at_open = bpf_map_lookup_elem(&files, &key);
+	self_ok = BPF_CORE_READ(cur, mm) == mm && at_open &&
+		  *at_open == (__u64)mm;
 	return decide(&c, PM_WRITE,
-		      allowed(c.pol->level[PM_WRITE], self_ok, c.tracer));
+		      allowed(c.pol.level[PM_WRITE], self_ok, c.tracer));
 }
 
 SEC("lsm/file_free_security")

@@ -59,6 +59,7 @@ struct signal_struct {
 };
 
 struct task_struct {
+	unsigned int flags;
 	unsigned int ptrace;
 	struct mm_struct *mm;
 	int pid;
