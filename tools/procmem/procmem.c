@@ -496,6 +496,8 @@ int main(int argc, char **argv)
 			return cmd_enforce(argc, argv);
 		if (!strcmp(argv[i], "watch"))
 			return cmd_watch(argc, argv);
+		if (!strcmp(argv[i], "advise"))
+			return cmd_advise(argc, argv);
 		if (argv[i][0] != '-')
 			break;
 	}
