@@ -1050,6 +1050,7 @@ static int observe_tracepoint(struct state *st, int secs)
 {
 	char inst[128], path[256];
 	long before[NOPS][2], after[NOPS][2];
+	long long t0;
 	int fd, have;
 
 	if (access(TRACEFS "/instances", F_OK))
@@ -1074,6 +1075,7 @@ static int observe_tracepoint(struct state *st, int secs)
 		return -1;
 	}
 	have = !read_denied(before);
+	t0 = now_ms();
 	fprintf(stderr, "procmem: advise: observing for %d s (tracepoint proc_mem:proc_mem_deny)\n", secs);
 	pump(st, fd, secs * 1000LL, 1);
 	have = have && !read_denied(after);
@@ -1088,14 +1090,34 @@ static int observe_tracepoint(struct state *st, int secs)
 		st->counters[o] = after[o][0] - before[o][0] + after[o][1] - before[o][1];
 	if (st->nsources < 4)
 		snprintf(st->sources[st->nsources++], sizeof(st->sources[0]),
-			 "tracepoint proc_mem:proc_mem_deny for %d s", secs);
+			 "tracepoint proc_mem:proc_mem_deny for %lld s%s", (now_ms() - t0 + 500) / 1000,
+			 obs_stop ? " (ended by a signal)" : "");
 	return 0;
+}
+
+/* Has @pid installed its SIGTERM handler? */
+static int watch_ready(pid_t pid)
+{
+	char path[64], line[128];
+	unsigned long long mask = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigCgt: %llx", &mask) == 1)
+			break;
+	fclose(f);
+	return (mask >> (SIGTERM - 1)) & 1;
 }
 
 /* A stock kernel with the enforcer: our own `procmem watch --json`. */
 static int observe_watch(struct state *st, int secs)
 {
 	int p[2], status;
+	long long t0;
 	pid_t child;
 
 	if (pipe(p))
@@ -1111,8 +1133,14 @@ static int observe_watch(struct state *st, int secs)
 		_exit(127);
 	}
 	close(p[1]);
+	/* Ready once it catches SIGTERM: it reads the ring buffer then, and
+	 * the buffer keeps what came before. */
+	for (int i = 0; i < 200 && !watch_ready(child); i++)
+		poll(NULL, 0, 50);
+	t0 = now_ms();
 	fprintf(stderr, "procmem: advise: observing for %d s (procmem watch)\n", secs);
 	pump(st, p[0], secs * 1000LL, 1);
+	pump(st, p[0], 600, 0);		/* what is on its way */
 	kill(child, SIGTERM);
 	pump(st, p[0], 5000, 0);	/* to its end of file */
 	close(p[0]);
@@ -1127,7 +1155,8 @@ static int observe_watch(struct state *st, int secs)
 ok:
 	if (st->nsources < 4)
 		snprintf(st->sources[st->nsources++], sizeof(st->sources[0]),
-			 "procmem watch (BPF LSM enforcer) for %d s", secs);
+			 "procmem watch (BPF LSM enforcer) for %lld s%s", (now_ms() - t0 + 500) / 1000,
+			 obs_stop ? " (ended by a signal)" : "");
 	return 0;
 }
 
@@ -1306,8 +1335,12 @@ static void make_apply(const struct machine *mc, const enum level *t, struct app
 		for (int o = 0; o < NOPS; o++)
 			if (mc->cfg.configured[o] > t[o] && ap->nnotes < 4)
 				snprintf(ap->notes[ap->nnotes++], sizeof(ap->notes[0]),
-					 "%s is %s now (%s): sysctls only tighten; boot without the parameter that sets it",
-					 op_names[o], level_name(mc->cfg.configured[o]), mc->cfg.source[o]);
+					 "%s is set to %s%s and sysctls only tighten: boot without proc_mem.%s%s=%s",
+					 op_names[o], level_name(mc->cfg.configured[o]),
+					 mc->cfg.permissive ? " (permissive)" : "",
+					 o == OP_FORCE ? "" : "restrict_",
+					 o == OP_FORCE ? "force_override" : op_names[o],
+					 level_name(mc->cfg.configured[o]));
 		return;
 	}
 	if (mc->cfg.kind == K_STOCK && (t[OP_FORCE] > LV_ALWAYS || mc->cfg.configured[OP_FORCE] > LV_ALWAYS))
@@ -1351,6 +1384,8 @@ static void print_text(const struct matrix *m, const struct machine *mc, const s
 	       mc->cfg.kind == K_PATCHED ? "patched" : mc->fam, "patched");
 	printf("matrix:     %s (%d programs and attacks, %d configurations)\n", m->path,
 	       m->nsubj, m->nconf);
+	if (mc->permissive)
+		printf("permissive: yes: the configured levels are logged, not enforced (in force: always)\n");
 	if (mc->cfg.kind != K_PATCHED)
 		printf("enforcer:   %s; BPF LSM %s\n",
 		       mc->en.loaded && mc->en.have_policy ? "loaded" : "not loaded",
