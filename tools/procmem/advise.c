@@ -671,6 +671,12 @@ static struct seen *seen_get(struct state *st, const char *name)
 	for (int i = 0; i < st->nseen; i++)
 		if (!strcmp(st->seen[i].name, name))
 			return &st->seen[i];
+	/* The last slot takes every further name: never drop evidence. */
+	if (st->nseen >= MAX_SEEN - 1)
+		name = "(other commands)";
+	for (int i = 0; i < st->nseen; i++)
+		if (!strcmp(st->seen[i].name, name))
+			return &st->seen[i];
 	if (st->nseen == MAX_SEEN)
 		return NULL;
 	s = &st->seen[st->nseen++];
