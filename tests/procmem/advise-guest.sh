@@ -112,7 +112,7 @@ open(sys.argv[3], "w").write((a["enforce_conf"] or "") + "\n")' \
 		if grep -q . "$tmp/enforce.conf"; then $pm enforce --config "$tmp/enforce.conf" >/dev/null; fi
 		p=/proc/sys/kernel/proc_mem
 		if [ -d $p ]; then
-			echo $(for o in open_read open_write write force; do echo "$o=$(cat $p/$o)"; done)
+			echo "open_read=$(cat $p/open_read) open_write=$(cat $p/open_write) write=$(cat $p/write) force=$(cat $p/force)"
 		else
 			e=$($pm enforce | sed -n 's/^machine: *\(open_read=[a-z]* open_write=[a-z]* write=[a-z]*\).*/\1/p')
 			f=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^proc_mem.force_override=//p')

@@ -43,10 +43,6 @@ debian-6.12  gdbserver   ptrace    ptrace     ptrace ptrace
 debian-6.12  supervisor  always    always     always never
 debian-6.12  jit         never     never      never  never
 '
-# Boot parameters of the permissive period, per kernel (Debian's: the
-# guest script loads the enforcer permissive at never).
-permissive_patched='proc_mem.permissive=1 proc_mem.force_override=never proc_mem.restrict_open_read=never proc_mem.restrict_open_write=never proc_mem.restrict_write=never'
-permissive_debian_6_12=
 
 ok() { echo "ok - $*"; }
 not_ok() { echo "not ok - $*"; }
@@ -73,7 +69,7 @@ split() { # FILE DIR: the guest's "@@@ NAME" sections into DIR/NAME
 echo "TAP version 13"
 for b in $pm build/procmem/listener build/compat/supervisor build/compat/jit \
 	build/compat/attack build/compat/victim build/compat/payload.bin build/compat/gdbtarget; do
-	[ -e $b ] || { not_ok "$b is not built (make $b)"; exit 0; }
+	[ -e "$b" ] || { not_ok "$b is not built (make $b)"; exit 0; }
 done
 
 # ---- host: command line, records files, exit codes, profiles ----
@@ -187,7 +183,12 @@ lab() {
 		fi
 	fi
 	scen=$(echo "$table" | awk -v k="$kernel" '$1 == k { printf "%s ", $2 }')
-	eval "boot=\$permissive_$(echo "$kernel" | tr .- __)"
+	# The permissive period: the patched kernel's boot parameters; on
+	# Debian's, the guest script loads the enforcer permissive at never.
+	case $kernel in
+	patched) boot='proc_mem.permissive=1 proc_mem.force_override=never proc_mem.restrict_open_read=never proc_mem.restrict_open_write=never proc_mem.restrict_write=never' ;;
+	*) boot= ;;
+	esac
 	rc=0
 	# shellcheck disable=SC2086 # $scen is a list
 	lab/vm --kernel "$kernel" --cmdline "$boot" --timeout 300 -- \
