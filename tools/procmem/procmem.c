@@ -85,6 +85,9 @@ static void usage(FILE *f)
 	      "                       [--permissive] [--cgroup PATH]\n"
 	      "       procmem enforce --off [--cgroup PATH] | --config FILE\n"
 	      "       procmem watch [--json] [--count N]\n"
+	      "       procmem advise [--json] [--observe SECONDS] [--records FILE]...\n"
+	      "                      [--profile NAME] [--installed] [--program COMM=SUBJECT]...\n"
+	      "                      [--matrix FILE]\n"
 	      "       procmem --help\n"
 	      "\n"
 	      "status  the /proc/PID/mem policy: configured (boot parameters,\n"
@@ -97,6 +100,10 @@ static void usage(FILE *f)
 	      "        self, ptrace, never), pinned under /sys/fs/bpf/procmem;\n"
 	      "        no options: show it\n"
 	      "watch   every open and write of a mem file the enforcer checked\n"
+	      "advise  the strictest policy this machine can take, per operation:\n"
+	      "        the compatibility matrix, the programs here, the records of a\n"
+	      "        permissive period; what stricter levels break; lines to apply\n"
+	      "        (--profile desktop|server|container-host|appliance: judge one)\n"
 	      "\n"
 	      "  --json          machine-readable output\n"
 	      "  -v, --verbose   status: show every probe\n"
@@ -108,6 +115,9 @@ static void usage(FILE *f)
 	      "     scan: some processes could not be inspected\n"
 	      "  2  usage error\n"
 	      "  3  the probes (or the scan) could not run; watch: no enforcer\n"
+	      "advise: 0 at the advice (or profile), 1 not at it, 3 cannot read the\n"
+	      "  matrix or observe, 4 the policy in force breaks something seen here,\n"
+	      "  5 the profile would\n"
 	      "enforce refusals (nothing applied): 2 bad level, 4 not root,\n"
 	      "  5 BPF LSM not active, 6 no BTF, 7 no such cgroup, 8 BPF failure\n", f);
 }
@@ -490,12 +500,14 @@ int main(int argc, char **argv)
 	const char *cmd = NULL;
 	int json = 0, verbose = 0, timeout = 30, have_timeout = 0;
 
-	/* enforce and watch parse their own options. */
+	/* enforce, watch and advise parse their own options. */
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "enforce"))
 			return cmd_enforce(argc, argv);
 		if (!strcmp(argv[i], "watch"))
 			return cmd_watch(argc, argv);
+		if (!strcmp(argv[i], "advise"))
+			return cmd_advise(argc, argv);
 		if (argv[i][0] != '-')
 			break;
 	}
@@ -531,7 +543,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!cmd)
-		return bad_usage("%s", "no command given (status, scan, enforce or watch)");
+		return bad_usage("%s", "no command given (status, scan, enforce, watch or advise)");
 	if (!strcmp(cmd, "status"))
 		return cmd_status(json, verbose, timeout);
 	if (!strcmp(cmd, "scan")) {
@@ -539,5 +551,5 @@ int main(int argc, char **argv)
 			return bad_usage("%s", "scan takes no --verbose or --timeout");
 		return cmd_scan(json);
 	}
-	return bad_usage("unknown command '%s' (status, scan, enforce or watch)", cmd);
+	return bad_usage("unknown command '%s' (status, scan, enforce, watch or advise)", cmd);
 }

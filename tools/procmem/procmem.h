@@ -136,6 +136,9 @@ int enforcer_read(struct enforcer *e);
 int cmd_enforce(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 
+/* ---- advise (advise.c) ---- */
+int cmd_advise(int argc, char **argv);
+
 /* ---- output helpers (procmem.c) ---- */
 void json_str(FILE *f, const char *s);
 

@@ -29,6 +29,8 @@ $(PROCMEM): $(PROCMEM_SRCS) tools/procmem/procmem.h tools/procmem/bpf/enforcer.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -I$(dir $(PROCMEM_SKEL)) -o $@ $(PROCMEM_SRCS) -lbpf
 
+# procmem advise reads the compatibility matrix as data, from
+# PREFIX/share/procmem next to PREFIX/bin (or docs/ in the build tree).
 # The systemd unit applies SYSCONFDIR/procmem/enforce.conf at boot; an
 # existing configuration is kept.
 SYSCONFDIR  ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
@@ -38,6 +40,8 @@ install: $(PROCMEM)
 		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/procmem
 	install -m 0755 $(PROCMEM) $(DESTDIR)$(PREFIX)/bin/procmem
 	install -m 0644 tools/procmem/procmem.1 $(DESTDIR)$(PREFIX)/share/man/man1/procmem.1
+	install -d $(DESTDIR)$(PREFIX)/share/procmem
+	install -m 0644 docs/compat-matrix.json $(DESTDIR)$(PREFIX)/share/procmem/compat-matrix.json
 	sed 's|@BINDIR@|$(PREFIX)/bin|g; s|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 		tools/procmem/procmem-enforce.service >$(DESTDIR)$(UNITDIR)/procmem-enforce.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/procmem-enforce.service
