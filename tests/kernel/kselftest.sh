@@ -2,7 +2,8 @@
 # The series' own kselftest, tools/testing/selftests/proc/proc-mem-policy:
 # built by the selftests' Makefile of the patched kernel tree (build/src
 # after `make kernels`) into build/kselftest/, then run in guests:
-#   stock    at proc_mem.force_override=always, ptrace, never, the levels
+#   stock    (and at ptrace Debian's own 6.12 and 6.1 binary kernels)
+#            at proc_mem.force_override=always, ptrace, never, the levels
 #            given in PROC_MEM_POLICY_LEVELS (stock has no sysctls); at
 #            ptrace the exited-leader case is run apart and must fail:
 #            that is the bug the series' first patch fixes;
@@ -81,6 +82,10 @@ for level in always never; do
 	boot stock "proc_mem.force_override=$level" env PROC_MEM_POLICY_LEVELS=force=$level $t
 done
 boot stock proc_mem.force_override=ptrace tests/kernel/kselftest.sh --stock-ptrace
+# Debian's own binaries (lab/debian) are stock kernels too: the same run.
+for k in debian-6.12 debian-6.1; do
+	boot $k proc_mem.force_override=ptrace tests/kernel/kselftest.sh --stock-ptrace
+done
 boot patched "proc_mem.permissive=1 proc_mem.restrict_foll_force=self" \
 	env PROC_MEM_POLICY_LEVELS=force=self,permissive=1 PROC_MEM_POLICY_WALK=1 $t
 levels="proc_mem.restrict_open_read=self proc_mem.restrict_write=self proc_mem.force_override=ptrace"
