@@ -23,6 +23,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -421,7 +422,12 @@ static int enforce_usage(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
-static int enforce_args(int argc, char **argv)
+/*
+ * One `procmem enforce` command line.  DRY: check it as far as can be
+ * without touching the enforcer (arguments, root, BTF, BPF LSM, the
+ * cgroup), and stop there.
+ */
+static int enforce_args(int argc, char **argv, int dry)
 {
 	static const char *const opt[PM_NOPS] = { "--open-read", "--open-write", "--write" };
 	int set[PM_NOPS] = { 0 }, level[PM_NOPS] = { 0 }, permissive = 0, off = 0, any = 0;
@@ -492,6 +498,8 @@ static int enforce_args(int argc, char **argv)
 			      strerror(errno));
 	if (cg && cgroup_lookup(cg, cgpath, sizeof(cgpath), &key))
 		return refuse(EXIT_NO_CGROUP, "no cgroup-v2 directory %s", cgpath);
+	if (dry)
+		return EXIT_OK;
 	if (bpffs())
 		return refuse(EXIT_BPF, "cannot mount bpffs on /sys/fs/bpf: %s", strerror(errno));
 
@@ -551,21 +559,19 @@ static int enforce_args(int argc, char **argv)
 }
 
 /*
- * --config FILE: each line that is not blank or a comment is the
- * arguments of one `procmem enforce`, applied in order (the systemd unit
- * uses it: a machine policy, then cgroup overrides).  Stops at the first
- * line that fails and returns its status.
+ * config_pass - run each line of @f that is not blank or a comment as the
+ * arguments of one `procmem enforce`, checking only if @dry.  A dry pass
+ * reports every bad line; a real one stops at the first failure.
+ * Returns the status of the first line that failed, else EXIT_OK.
  */
-static int enforce_config(const char *file)
+static int config_pass(FILE *f, const char *file, int dry)
 {
 	char line[1024], *words[32];
-	FILE *f = fopen(file, "r");
 	int rc = EXIT_OK, lineno = 0;
 
-	if (!f)
-		return refuse(EXIT_USAGE, "cannot read %s: %s", file, strerror(errno));
-	while (rc == EXIT_OK && fgets(line, sizeof(line), f)) {
-		int n = 1;
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		int n = 1, r;
 
 		lineno++;
 		words[0] = "procmem";
@@ -577,10 +583,39 @@ static int enforce_config(const char *file)
 		words[n] = NULL;
 		if (n == 1)
 			continue;
-		rc = enforce_args(n, words);
-		if (rc)
-			fprintf(stderr, "procmem: %s:%d: not applied\n", file, lineno);
+		r = enforce_args(n, words, dry);
+		if (r) {
+			fprintf(stderr, "procmem: %s:%d: %s\n", file, lineno,
+				dry ? "bad line" : "not applied");
+			if (rc == EXIT_OK)
+				rc = r;
+			if (!dry)
+				break;
+		}
 	}
+	return rc;
+}
+
+/*
+ * --config FILE: each line that is not blank or a comment is the
+ * arguments of one `procmem enforce`, applied in order (the systemd unit
+ * uses it: a machine policy, then cgroup overrides).  Every line is
+ * checked first and nothing is applied if one is wrong; after that only
+ * the kernel can still refuse a line (loading or a map update), and the
+ * lines before it stay applied.
+ */
+static int enforce_config(const char *file)
+{
+	FILE *f = fopen(file, "r");
+	int rc;
+
+	if (!f)
+		return refuse(EXIT_USAGE, "cannot read %s: %s", file, strerror(errno));
+	rc = config_pass(f, file, 1);
+	if (rc)
+		fprintf(stderr, "procmem: %s: nothing applied\n", file);
+	else
+		rc = config_pass(f, file, 0);
 	fclose(f);
 	return rc;
 }
@@ -598,7 +633,7 @@ int cmd_enforce(int argc, char **argv)
 				return enforce_usage("%s", "--config takes no other options");
 			return enforce_config(file);
 		}
-	return enforce_args(argc, argv);
+	return enforce_args(argc, argv, 0);
 }
 
 /* ---- watch ---- */
@@ -684,7 +719,7 @@ int cmd_watch(int argc, char **argv)
 	struct timespec mono, real;
 	unsigned long long drops0 = 0, drops;
 	__u64 c[PM_C_NR];
-	int efd, cfd, err = 0;
+	int efd, cfd, lfd, err = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -707,6 +742,21 @@ int cmd_watch(int argc, char **argv)
 	bpffs();
 	if (!enforcer_loaded())
 		return refuse(EXIT_NORUN, "the enforcer is not loaded (procmem enforce)");
+	/*
+	 * A ring buffer has one reader: two watchers would each see part of
+	 * the events.  The lock is on the pin directory, so it lives as long
+	 * as this enforcer does.
+	 */
+	lfd = open(PM_PIN_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (lfd < 0)
+		return refuse(EXIT_NORUN, "cannot open %s: %s", PM_PIN_DIR, strerror(errno));
+	if (flock(lfd, LOCK_EX | LOCK_NB)) {
+		err = errno;
+		close(lfd);
+		if (err == EWOULDBLOCK)
+			return refuse(EXIT_NORUN, "another procmem watch is reading the events");
+		return refuse(EXIT_NORUN, "cannot lock %s: %s", PM_PIN_DIR, strerror(err));
+	}
 	efd = bpf_obj_get(PM_PIN_DIR "/events");
 	cfd = bpf_obj_get(PM_PIN_DIR "/counters");
 	if (efd < 0 || cfd < 0)
@@ -740,5 +790,6 @@ int cmd_watch(int argc, char **argv)
 	ring_buffer__free(rb);
 	close(efd);
 	close(cfd);
+	close(lfd);
 	return err ? refuse(EXIT_NORUN, "ring buffer: %s", strerror(-err)) : EXIT_OK;
 }
