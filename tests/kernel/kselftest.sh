@@ -13,10 +13,18 @@
 #            booted at open_read=self write=self force=ptrace, which the
 #            sysctls must report, and proc-mem-exited-leader (the first
 #            patch's test) must pass at that force=ptrace.
-# With --stock-ptrace (in a stock guest): the run at force=ptrace.
+# With --linux 6.1: the same from the 6.1 tree (build/kselftest-6.1/) on
+# stock-6.1 and patched-6.1 (no debug kernel, no Debian binaries).
+# With --stock-ptrace DIR (in a stock guest): the run at force=ptrace.
 set -eu
-t=build/kselftest/proc-mem-policy
-leader=build/kselftest/proc-mem-exited-leader
+ver=6.12 out=build/kselftest
+case "${1-}" in
+--linux) [ "${2-}" = 6.1 ] || { echo "usage: $0 [--linux 6.1]" >&2; exit 2; }
+	ver=6.1 out=build/kselftest-6.1 ;;
+--stock-ptrace) out=$2 ;;
+esac
+t=$out/proc-mem-policy
+leader=$out/proc-mem-exited-leader
 st=0 n=0
 check() { # check DESCRIPTION COMMAND...: one TAP line for COMMAND's success
 	d=$1
@@ -42,10 +50,11 @@ if [ "${1-}" = --stock-ptrace ]; then
 	exit $st
 fi
 
-src=build/src/linux-source-6.12
+src=build/src/linux-source-$ver applied=build/applied
+[ $ver = 6.12 ] || applied=$applied-$ver
 sel=$src/tools/testing/selftests
-if [ ! -d build/applied ] || [ ! -f "$src/Makefile" ]; then
-	echo "not ok 1 - the kernel tree is patched (no build/applied: run make kernels)"
+if [ ! -d $applied ] || [ ! -f "$src/Makefile" ]; then
+	echo "not ok 1 - the $ver tree is patched (no $applied: run make kernels)"
 	exit 1
 fi
 for prog in proc-mem-exited-leader proc-mem-policy; do
@@ -55,14 +64,14 @@ for prog in proc-mem-exited-leader proc-mem-policy; do
 		grep -qx "/$prog" "$sel/proc/.gitignore"
 done
 # The selftests' own flags, not the lab's (-std=c11 -Werror).
-mkdir -p build/kselftest
+mkdir -p "$out"
 rc=0
 env -u CFLAGS -u LDFLAGS -u CC -u MAKEFLAGS -u MAKELEVEL -u MFLAGS \
-	make -B -C "$sel/proc" OUTPUT="$(pwd)/build/kselftest" "$(pwd)/$t" "$(pwd)/$leader" \
-	>build/kselftest/build.log 2>&1 || rc=$?
-sed 's/^/# /' build/kselftest/build.log
-check "proc-mem-policy and proc-mem-exited-leader build without warnings with the selftests' Makefile" \
-	sh -c "[ $rc -eq 0 ] && ! grep -q -i warning build/kselftest/build.log"
+	make -B -C "$sel/proc" OUTPUT="$(pwd)/$out" "$(pwd)/$t" "$(pwd)/$leader" \
+	>"$out/build.log" 2>&1 || rc=$?
+sed 's/^/# /' "$out/build.log"
+check "$ver: proc-mem-policy and proc-mem-exited-leader build without warnings with the selftests' Makefile" \
+	sh -c "[ $rc -eq 0 ] && ! grep -q -i warning $out/build.log"
 [ "$rc" -eq 0 ] || exit 1
 
 boot() { # boot KERNEL CMDLINE GUEST-COMMAND...
@@ -78,19 +87,24 @@ boot() { # boot KERNEL CMDLINE GUEST-COMMAND...
 	fi
 	[ "$rc" -eq 0 ] || st=1
 }
+if [ $ver = 6.1 ]; then
+	stock=stock-6.1 patched=patched-6.1 others='' checked=patched-6.1
+else
+	stock=stock patched=patched others="debian-6.12 debian-6.1" checked="patched debug"
+fi
 for level in always never; do
-	boot stock "proc_mem.force_override=$level" env PROC_MEM_POLICY_LEVELS=force=$level $t
+	boot "$stock" "proc_mem.force_override=$level" env PROC_MEM_POLICY_LEVELS=force=$level "$t"
 done
-boot stock proc_mem.force_override=ptrace tests/kernel/kselftest.sh --stock-ptrace
+boot "$stock" proc_mem.force_override=ptrace tests/kernel/kselftest.sh --stock-ptrace "$out"
 # Debian's own binaries (lab/debian) are stock kernels too: the same run.
-for k in debian-6.12 debian-6.1; do
-	boot $k proc_mem.force_override=ptrace tests/kernel/kselftest.sh --stock-ptrace
+for k in $others; do
+	boot "$k" proc_mem.force_override=ptrace tests/kernel/kselftest.sh --stock-ptrace "$out"
 done
-boot patched "proc_mem.permissive=1 proc_mem.restrict_foll_force=self" \
-	env PROC_MEM_POLICY_LEVELS=force=self,permissive=1 PROC_MEM_POLICY_WALK=1 $t
+boot "$patched" "proc_mem.permissive=1 proc_mem.restrict_foll_force=self" \
+	env PROC_MEM_POLICY_LEVELS=force=self,permissive=1 PROC_MEM_POLICY_WALK=1 "$t"
 levels="proc_mem.restrict_open_read=self proc_mem.restrict_write=self proc_mem.force_override=ptrace"
-for k in patched debug; do
-	boot $k "$levels" tests/reliability/guest sh -c \
+for k in $checked; do
+	boot "$k" "$levels" tests/reliability/guest sh -c \
 		"PROC_MEM_POLICY_LEVELS=open_read=self,write=self,force=ptrace $t; s=\$?; $leader || s=1; exit \$s"
 done
 exit $st

@@ -1,6 +1,8 @@
 #!/bin/sh
-# The patch series: applies with patch -p1 to a fresh extract of Debian's
-# linux-source-6.12, and every patch is clean under checkpatch --strict.
+# The patch series, one per kernel version (kernel/patches/6.12, 6.1):
+# each applies with patch -p1 to a fresh extract of Debian's
+# linux-source-VERSION, and every patch is clean under checkpatch --strict
+# of that version.
 # Ignored, each for a reason checked or stated here:
 # - UNKNOWN_COMMIT_ID: the Debian source has no git history, so checkpatch
 #   cannot resolve any commit id, upstream ones included;
@@ -13,39 +15,43 @@ set -eu
 top=$(pwd)
 fresh=$(mktemp -d /var/tmp/series.XXXXXX)
 trap 'rm -rf "$fresh"' EXIT
-tar -C "$fresh" -xJf /usr/src/linux-source-6.12.tar.xz
-src=$fresh/linux-source-6.12
 n=0 st=0
-for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' kernel/patches/series); do
-	n=$((n + 1))
-	if patch -d "$src" -p1 -s -F0 --dry-run <"kernel/patches/$p" >/dev/null &&
-		patch -d "$src" -p1 -s -F0 <"kernel/patches/$p"; then
-		echo "ok $n - $p applies to a fresh extract"
-	else
-		echo "not ok $n - $p applies to a fresh extract"
-		st=1
-	fi
-	n=$((n + 1))
-	ignore=UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES
-	grep -q '^+++ b/include/trace/events/' "kernel/patches/$p" &&
-		ignore=$ignore,OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT
-	if out=$(cd "$src" && perl scripts/checkpatch.pl --strict --ignore "$ignore" \
-		-q "$top/kernel/patches/$p" 2>&1) && [ -z "$out" ]; then
-		echo "ok $n - $p is checkpatch --strict clean"
-	else
-		echo "not ok $n - $p is checkpatch --strict clean"
-		echo "$out" | sed 's/^/# /'
-		st=1
-	fi
-done
-for f in $(sed -n 's/^ create mode [0-7]* //p' kernel/patches/0*.patch | sort -u); do
-	n=$((n + 1))
-	if (cd "$src" && perl scripts/get_maintainer.pl --nogit --nogit-fallback \
-		-f "$f" 2>/dev/null) | grep -q linux-fsdevel; then
-		echo "ok $n - MAINTAINERS sends $f to linux-fsdevel"
-	else
-		echo "not ok $n - MAINTAINERS sends $f to linux-fsdevel"
-		st=1
-	fi
+for ver in 6.12 6.1; do
+	dir=kernel/patches/$ver
+	tar -C "$fresh" -xJf "/usr/src/linux-source-$ver.tar.xz"
+	src=$fresh/linux-source-$ver
+	for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$dir/series"); do
+		n=$((n + 1))
+		if patch -d "$src" -p1 -s -F0 --dry-run <"$dir/$p" >/dev/null &&
+			patch -d "$src" -p1 -s -F0 <"$dir/$p"; then
+			echo "ok $n - $ver/$p applies to a fresh extract"
+		else
+			echo "not ok $n - $ver/$p applies to a fresh extract"
+			st=1
+		fi
+		n=$((n + 1))
+		ignore=UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES
+		grep -q '^+++ b/include/trace/events/' "$dir/$p" &&
+			ignore=$ignore,OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT
+		if out=$(cd "$src" && perl scripts/checkpatch.pl --strict --ignore "$ignore" \
+			-q "$top/$dir/$p" 2>&1) && [ -z "$out" ]; then
+			echo "ok $n - $ver/$p is checkpatch --strict clean"
+		else
+			echo "not ok $n - $ver/$p is checkpatch --strict clean"
+			echo "$out" | sed 's/^/# /'
+			st=1
+		fi
+	done
+	for f in $(sed -n 's/^ create mode [0-7]* //p' "$dir"/0*.patch | sort -u); do
+		n=$((n + 1))
+		if (cd "$src" && perl scripts/get_maintainer.pl --nogit --nogit-fallback \
+			-f "$f" 2>/dev/null) | grep -q linux-fsdevel; then
+			echo "ok $n - $ver: MAINTAINERS sends $f to linux-fsdevel"
+		else
+			echo "not ok $n - $ver: MAINTAINERS sends $f to linux-fsdevel"
+			st=1
+		fi
+	done
+	rm -rf "$src"
 done
 exit $st
