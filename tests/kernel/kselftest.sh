@@ -5,7 +5,7 @@
 #   stock    (and at ptrace Debian's own 6.12 and 6.1 binary kernels)
 #            at proc_mem.force_override=always, ptrace, never, the levels
 #            given in PROC_MEM_POLICY_LEVELS (stock has no sysctls); at
-#            ptrace the exited-leader case is run apart and must fail:
+#            ptrace the exited leader's cases, and only they, must fail:
 #            that is the bug the series' first patch fixes;
 #   patched  booted permissive at force=self, then walking every level up
 #            (PROC_MEM_POLICY_WALK=1), the table at each step;
@@ -34,19 +34,22 @@ check() { # check DESCRIPTION COMMAND...: one TAP line for COMMAND's success
 }
 
 if [ "${1-}" = --stock-ptrace ]; then
+	# The whole table, prefixed: 6.1's harness has no -v/-V to set the
+	# exited leader's cases apart, so they are told apart here.
 	export PROC_MEM_POLICY_LEVELS=force=ptrace
-	$t -V leader || st=1
+	rc=0
+	$t >/tmp/policy 2>&1 || rc=$?
+	sed 's/^/# /' /tmp/policy
+	check "stock, force=ptrace: every case of the table passes but the exited leader's" \
+		sh -c "grep -q '^ok ' /tmp/policy && ! grep '^not ok' /tmp/policy | grep -qv ' mem\.leader\.'"
+	check "stock, force=ptrace: the tracer of a process whose leader exited gets EIO (the series fixes it)" \
+		sh -c "[ $rc -ne 0 ] && grep -q '^not ok .* mem.leader.wr_text' /tmp/policy &&
+			grep -q \"leader wr_text: want '+', got 'I'\" /tmp/policy"
 	rc=0
 	$leader >/tmp/exited-leader 2>&1 || rc=$?
 	sed 's/^/# /' /tmp/exited-leader
 	check "stock, force=ptrace: proc-mem-exited-leader fails (the series' first patch fixes it)" \
 		[ "$rc" -ne 0 ]
-	rc=0
-	$t -v leader >/tmp/leader 2>&1 || rc=$?
-	sed 's/^/# /' /tmp/leader
-	check "stock, force=ptrace: the tracer of a process whose leader exited gets EIO (the series fixes it)" \
-		sh -c "[ $rc -ne 0 ] && grep -q '^not ok .* mem.leader.wr_text' /tmp/leader &&
-			grep -q \"leader wr_text: want '+', got 'I'\" /tmp/leader"
 	exit $st
 fi
 
