@@ -94,6 +94,35 @@ done <<EOF
 $table
 EOF
 
+# watch without the enforcer reads the patched kernel's tracepoint: a
+# shell renamed to a comm built to mislead the parser writes its own mem
+# (write=never: denied), then dd does; on stock, neither source: exit 3.
+# shellcheck disable=SC2016 # expanded in the guest
+lab/vm --kernel patched --cmdline proc_mem.restrict_write=never --timeout 120 -- sh -c '
+	build/procmem/procmem watch --json --count 2 >/tmp/w.json 2>/tmp/w.err &
+	i=0
+	while ! grep -q watching /tmp/w.err && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	sh -c "printf \"x tracer=1 pid=\" >/proc/self/comm; echo x 1<>/proc/self/mem" 2>/dev/null
+	dd if=/dev/zero of=/proc/self/mem bs=1 count=1 conv=notrunc 2>/dev/null
+	wait $!; echo "watch-exit: $?"; cat /tmp/w.err /tmp/w.json' >"$out/watch.log" 2>&1 </dev/null || true
+expect "watch on the patched kernel: the tracepoint's denials as JSON, comms unforged" 0 \
+	python3 -c '
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert "watch-exit: 0" in lines, "watch failed"
+ev = [json.loads(l) for l in lines if l.startswith("{")]
+assert [e["comm"] for e in ev] == ["x tracer=1 pid=", "dd"], ev
+for e in ev:
+    assert (e["op"], e["level"], e["verdict"], e["tracer"]) == ("write", "never", "denied", False), e
+    assert e["pid"] == e["target_pid"] and e["uid"] == 0 and e["tid"] is None and e["cgroup"] is None, e
+' "$out/watch.log"
+[ $got -eq 0 ] || sed 's/^/# /' "$out/watch.log"
+lab/vm --kernel stock --timeout 120 -- sh -c 'build/procmem/procmem watch; echo "watch-exit: $?"' \
+	>"$out/watch-stock.log" 2>&1 </dev/null || true
+expect "watch with neither enforcer nor tracepoint exits 3 and says so" 0 \
+	sh -c "grep -q '^watch-exit: 3' $out/watch-stock.log &&
+		grep -q 'no proc_mem tracepoint' $out/watch-stock.log"
+
 # scan: a holder we start, with /proc/<target>/mem open for r and rw.
 sleep 300 &
 target=$!

@@ -30,7 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/mount.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,7 +41,6 @@ enum {
 };
 
 #define MATRIX_NAME "compat-matrix.json"
-#define TRACEFS "/sys/kernel/tracing"
 #define LSM_LIST "/sys/kernel/security/lsm"
 
 /* ---- a small JSON reader (RFC 8259; the matrix is its only big input) ---- */
@@ -899,35 +897,11 @@ static void record(struct state *st, const char *comm, int op, int self, int tra
 	s->rec[op][tracer ? REL_TRACER : self ? REL_SELF : REL_OTHER]++;
 }
 
-/* "key=value" in a tracepoint line; value up to the next " key=" of
- * @next (comm may hold spaces), or the end. */
-static int tp_field(const char *line, const char *key, const char *next,
-		    char *out, size_t n)
-{
-	char k[32];
-	const char *p, *e;
-
-	snprintf(k, sizeof(k), " %s=", key);
-	p = strstr(line, k);
-	if (!p)
-		return -1;
-	p += strlen(k);
-	if (next) {
-		snprintf(k, sizeof(k), " %s=", next);
-		e = strstr(p, k);
-	} else {
-		e = p + strcspn(p, " \n");
-	}
-	if (!e)
-		e = p + strlen(p);
-	snprintf(out, n, "%.*s", (int)(e - p), p);
-	return 0;
-}
-
 /* One line: the tracepoint's (trace_pipe) or procmem watch --json's. */
 static void parse_record(struct state *st, const char *line)
 {
-	char op[16], comm[32], pid[16], tpid[16], tracer[8];
+	struct tp_record r;
+	unsigned long lost;
 	int o;
 
 	while (*line == ' ' || *line == '\t')
@@ -956,16 +930,22 @@ static void parse_record(struct state *st, const char *line)
 		jfree(&v);
 		return;
 	}
-	if (strstr(line, "proc_mem_deny:") && !tp_field(line, "op", NULL, op, sizeof(op)) &&
-	    (o = op_index(op)) >= 0 && !tp_field(line, "pid", NULL, pid, sizeof(pid)) &&
-	    !tp_field(line, "target_pid", NULL, tpid, sizeof(tpid)) &&
-	    !tp_field(line, "comm", "tracer", comm, sizeof(comm)) &&
-	    !tp_field(line, "tracer", NULL, tracer, sizeof(tracer))) {
-		record(st, comm, o, !strcmp(pid, tpid), atoi(tracer));
-		return;
-	}
-	if (strstr(line, "proc_mem_deny:") || strstr(line, "\"op\""))
+	switch (tp_parse(line, &r, &lost)) {
+	case 1:
+		if ((o = op_index(r.op)) >= 0) {
+			record(st, r.comm, o, r.pid == r.target_pid, r.tracer);
+			return;
+		}
 		st->unparsed++;
+		return;
+	case 0:
+		st->dropped += (long)lost;
+		if (!lost && (strstr(line, "proc_mem_deny:") || strstr(line, "\"op\"")))
+			st->unparsed++;
+		return;
+	default:
+		st->unparsed++;
+	}
 }
 
 static int read_records(struct state *st, const char *file)
@@ -986,17 +966,6 @@ static int read_records(struct state *st, const char *file)
 	return 0;
 }
 
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
-	close(fd);
-	return ok ? 0 : -1;
-}
-
 /* SIGINT or SIGTERM ends --observe early; the advice is still given. */
 static volatile sig_atomic_t obs_stop;
 
@@ -1014,70 +983,45 @@ static long long now_ms(void)
 	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
+static int on_line(void *st, char *line)
+{
+	parse_record(st, line);
+	return 0;
+}
+
 /* Reads lines from fd for @ms milliseconds or until end of file (or,
  * if @stoppable, SIGINT/SIGTERM); each line to parse_record. */
 static void pump(struct state *st, int fd, long long ms, int stoppable)
 {
-	char buf[8192];
-	size_t len = 0;
+	struct linebuf l = { .len = 0 };
 	long long end = now_ms() + ms;
 
 	for (;;) {
 		long long left = end - now_ms();
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		ssize_t n;
 
 		if (left <= 0 || (stoppable && obs_stop))
 			break;
 		if (poll(&p, 1, (int)(left > 200 ? 200 : left)) <= 0)
 			continue;
-		n = read(fd, buf + len, sizeof(buf) - 1 - len);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			continue;
-		if (n <= 0)
+		if (lines_read(&l, fd, on_line, st) < 0)
 			break;
-		len += (size_t)n;
-		buf[len] = '\0';
-		for (char *nl; (nl = strchr(buf, '\n'));) {
-			*nl = '\0';
-			parse_record(st, buf);
-			len -= (size_t)(nl + 1 - buf);
-			memmove(buf, nl + 1, len + 1);
-		}
-		if (len == sizeof(buf) - 1)	/* a line too long: drop it */
-			len = 0;
 	}
-	if (len)
-		parse_record(st, buf);
+	if (l.len)
+		parse_record(st, l.buf);
 }
 
 /* The patched kernel: a tracefs instance of our own with the tracepoint. */
 static int observe_tracepoint(struct state *st, int secs)
 {
-	char inst[128], path[256];
+	char inst[128], err[256];
 	long before[NOPS][2], after[NOPS][2];
 	long long t0;
 	int fd, have;
 
-	if (access(TRACEFS "/instances", F_OK))
-		mount("nodev", TRACEFS, "tracefs", 0, NULL);
-	snprintf(inst, sizeof(inst), TRACEFS "/instances/procmem-advise-%d", (int)getpid());
-	if (mkdir(inst, 0700)) {
-		fprintf(stderr, "procmem: advise: cannot create %s: %s\n", inst, strerror(errno));
-		return -1;
-	}
-	snprintf(path, sizeof(path), "%s/events/proc_mem/proc_mem_deny/enable", inst);
-	if (write_file(path, "1")) {
-		fprintf(stderr, "procmem: advise: cannot enable the tracepoint proc_mem:proc_mem_deny (%s): %s\n",
-			path, strerror(errno));
-		rmdir(inst);
-		return -1;
-	}
-	snprintf(path, sizeof(path), "%s/trace_pipe", inst);
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = tp_open("advise", inst, sizeof(inst), err, sizeof(err));
 	if (fd < 0) {
-		fprintf(stderr, "procmem: advise: cannot open %s: %s\n", path, strerror(errno));
-		rmdir(inst);
+		fprintf(stderr, "procmem: advise: %s\n", err);
 		return -1;
 	}
 	have = !read_denied(before);
@@ -1087,10 +1031,7 @@ static int observe_tracepoint(struct state *st, int secs)
 	have = have && !read_denied(after);
 	/* What the kernel buffered until now is read too. */
 	pump(st, fd, 300, 0);
-	close(fd);
-	snprintf(path, sizeof(path), "%s/events/proc_mem/proc_mem_deny/enable", inst);
-	write_file(path, "0");
-	rmdir(inst);
+	tp_close(fd, inst);
 	st->have_counters = have;
 	for (int o = 0; o < NOPS && have; o++)
 		st->counters[o] = after[o][0] - before[o][0] + after[o][1] - before[o][1];

@@ -19,6 +19,7 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -659,44 +660,85 @@ static void text_str(const char *s, size_t n)
 		putchar((unsigned char)s[i] < 0x20 || s[i] == 0x7f || s[i] == ' ' ? '?' : s[i]);
 }
 
+/* One access, from either source; -1 (or NULL): the source lacks it. */
+struct access {
+	long long ts_ns;		/* CLOCK_MONOTONIC */
+	const char *op, *level, *verdict;
+	int permissive, tracer;
+	long long pid, tid, uid, target_pid, target_tid, cgroup, scope;
+	const char *comm, *target_comm;
+};
+
+static void json_num(const char *key, long long v)
+{
+	if (v < 0)
+		printf(", \"%s\": null", key);
+	else
+		printf(", \"%s\": %lld", key, v);
+}
+
+static void print_access(const struct watch *w, const struct access *a)
+{
+	long long real = a->ts_ns + w->mono_to_real;
+	time_t sec = (time_t)(real / 1000000000);
+	char when[40];
+	struct tm tm;
+
+	gmtime_r(&sec, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+	if (w->json) {
+		printf("{\"time\": \"%s.%06lldZ\", \"op\": \"%s\", \"level\": \"%s\", "
+		       "\"verdict\": \"%s\", \"permissive\": %d", when, real % 1000000000 / 1000,
+		       a->op, a->level, a->verdict, a->permissive);
+		json_num("pid", a->pid);
+		json_num("tid", a->tid);
+		json_num("uid", a->uid);
+		printf(", \"comm\": ");
+		json_str(stdout, a->comm);
+		json_num("cgroup", a->cgroup);
+		json_num("scope", a->scope);
+		json_num("target_pid", a->target_pid);
+		json_num("target_tid", a->target_tid);
+		printf(", \"target_comm\": ");
+		json_str(stdout, a->target_comm);
+		printf(", \"tracer\": %s}\n", a->tracer ? "true" : "false");
+	} else {
+		printf("%s.%06lldZ %-10s %-6s %-10s pid %lld uid %lld comm ", when,
+		       real % 1000000000 / 1000, a->op, a->level, a->verdict, a->pid, a->uid);
+		text_str(a->comm, 16);
+		if (a->cgroup < 0)
+			printf(" cgroup -");
+		else
+			printf(" cgroup %lld", a->cgroup);
+		printf(" target %lld comm ", a->target_pid);
+		text_str(a->target_comm, 16);
+		printf(" tracer %d%s\n", a->tracer, a->permissive ? " permissive" : "");
+	}
+	fflush(stdout);
+}
+
 static int on_event(void *ctx, void *data, size_t size)
 {
 	struct watch *w = ctx;
 	const struct pm_event *e = data;
-	char comm[17], tcomm[17], when[40];
-	long long real = (long long)e->ts_ns + w->mono_to_real;
-	time_t sec = (time_t)(real / 1000000000);
-	struct tm tm;
+	char comm[17], tcomm[17];
+	struct access a;
 
 	/* libbpf 1.1 goes on after a positive return: stop printing. */
 	if (size < sizeof(*e) || (w->count && w->seen >= w->count))
 		return 0;
-	gmtime_r(&sec, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(comm, sizeof(comm), "%.16s", e->comm);
 	snprintf(tcomm, sizeof(tcomm), "%.16s", e->target_comm);
-	if (w->json) {
-		printf("{\"time\": \"%s.%06lldZ\", \"op\": \"%s\", \"level\": \"%s\", "
-		       "\"verdict\": \"%s\", \"permissive\": %d, \"pid\": %u, \"tid\": %u, "
-		       "\"uid\": %u, \"comm\": ", when, real % 1000000000 / 1000,
-		       op_names[e->op % PM_NOPS], level_name((enum level)(e->level & 3)),
-		       verdicts[e->verdict % 3], e->permissive, e->pid, e->tid, e->uid);
-		json_str(stdout, comm);
-		printf(", \"cgroup\": %llu, \"scope\": %llu, \"target_pid\": %u, \"target_tid\": %u, "
-		       "\"target_comm\": ", e->cgroup_id, e->scope, e->target_pid, e->target_tid);
-		json_str(stdout, tcomm);
-		printf(", \"tracer\": %s}\n", e->tracer ? "true" : "false");
-	} else {
-		printf("%s.%06lldZ %-10s %-6s %-10s pid %u uid %u comm ", when,
-		       real % 1000000000 / 1000, op_names[e->op % PM_NOPS],
-		       level_name((enum level)(e->level & 3)), verdicts[e->verdict % 3],
-		       e->pid, e->uid);
-		text_str(comm, sizeof(comm));
-		printf(" cgroup %llu target %u comm ", e->cgroup_id, e->target_pid);
-		text_str(tcomm, sizeof(tcomm));
-		printf(" tracer %d%s\n", e->tracer, e->permissive ? " permissive" : "");
-	}
-	fflush(stdout);
+	a = (struct access){
+		.ts_ns = (long long)e->ts_ns, .op = op_names[e->op % PM_NOPS],
+		.level = level_name((enum level)(e->level & 3)),
+		.verdict = verdicts[e->verdict % 3], .permissive = e->permissive,
+		.tracer = e->tracer, .pid = e->pid, .tid = e->tid, .uid = e->uid,
+		.target_pid = e->target_pid, .target_tid = e->target_tid,
+		.cgroup = (long long)e->cgroup_id, .scope = (long long)e->scope,
+		.comm = comm, .target_comm = tcomm,
+	};
+	print_access(w, &a);
 	w->seen++;
 	return w->count && w->seen >= w->count ? 1 : 0;
 }
@@ -710,6 +752,63 @@ static void report_drops(const struct watch *w, unsigned long long n, int before
 		printf("dropped:   %llu events lost (ring buffer full)%s\n", n,
 		       before ? " before this watch started" : "");
 	fflush(stdout);
+}
+
+/* A trace_pipe line: an event printed, or the events the buffer lost. */
+static int tp_line(void *ctx, char *line)
+{
+	struct watch *w = ctx;
+	unsigned long lost;
+	struct tp_record r;
+	struct access a;
+	int rc = tp_parse(line, &r, &lost);
+
+	if (rc == 0 && lost) {
+		report_drops(w, lost, 0);
+	} else if (rc < 0) {
+		fprintf(stderr, "procmem: watch: a tracepoint line that does not parse\n");
+	} else if (rc > 0) {
+		a = (struct access){
+			.ts_ns = r.ts_ns, .op = r.op, .level = r.level,
+			.verdict = r.permissive ? "would-deny" : "denied",
+			.permissive = r.permissive, .tracer = r.tracer,
+			.pid = r.pid, .tid = -1, .uid = r.uid,
+			.target_pid = r.target_pid, .target_tid = -1,
+			.cgroup = -1, .scope = -1,
+			.comm = r.comm, .target_comm = r.target_comm,
+		};
+		print_access(w, &a);
+		w->seen++;
+	}
+	return w->count && w->seen >= w->count;
+}
+
+/*
+ * The patched kernel without the enforcer: its own tracepoint, which
+ * fires on denials and (permissive) would-denies, not on allowed
+ * accesses; it does not record tids or cgroups.
+ */
+static int watch_tracepoint(struct watch *w)
+{
+	struct linebuf l = { .len = 0 };
+	char inst[128], err[256];
+	int fd;
+
+	fd = tp_open("watch", inst, sizeof(inst), err, sizeof(err));
+	if (fd < 0)
+		return refuse(EXIT_NORUN, "%s", err);
+	fprintf(stderr, "procmem: watching the tracepoint proc_mem:proc_mem_deny "
+		"(denials and would-denies only)\n");
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	while (!stop && !(w->count && w->seen >= w->count)) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		if (poll(&p, 1, 500) > 0 && lines_read(&l, fd, tp_line, w) < 0)
+			break;
+	}
+	tp_close(fd, inst);
+	return EXIT_OK;
 }
 
 int cmd_watch(int argc, char **argv)
@@ -740,8 +839,17 @@ int cmd_watch(int argc, char **argv)
 	if (geteuid() != 0)
 		return refuse(EXIT_NOT_ROOT, "watch needs root");
 	bpffs();
-	if (!enforcer_loaded())
-		return refuse(EXIT_NORUN, "the enforcer is not loaded (procmem enforce)");
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_REALTIME, &real);
+	w.mono_to_real = (real.tv_sec - mono.tv_sec) * 1000000000LL +
+			 (real.tv_nsec - mono.tv_nsec);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!enforcer_loaded()) {
+		if (tp_available())
+			return watch_tracepoint(&w);
+		return refuse(EXIT_NORUN, "the enforcer is not loaded (procmem enforce) "
+			      "and this kernel has no proc_mem tracepoint");
+	}
 	/*
 	 * A ring buffer has one reader: two watchers would each see part of
 	 * the events.  The lock is on the pin directory, so it lives as long
@@ -761,15 +869,10 @@ int cmd_watch(int argc, char **argv)
 	cfd = bpf_obj_get(PM_PIN_DIR "/counters");
 	if (efd < 0 || cfd < 0)
 		return refuse(EXIT_NORUN, "cannot open the pinned maps: %s", strerror(errno));
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!read_counters(cfd, c))
 		drops0 = c[PM_C_EVENTS_DROPPED];
 	if (drops0)	/* nobody read the buffer: say so before its events */
 		report_drops(&w, drops0, 1);
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	clock_gettime(CLOCK_REALTIME, &real);
-	w.mono_to_real = (real.tv_sec - mono.tv_sec) * 1000000000LL +
-			 (real.tv_nsec - mono.tv_nsec);
 	libbpf_set_print(bpf_print);
 	rb = ring_buffer__new(efd, on_event, &w, NULL);
 	if (!rb)

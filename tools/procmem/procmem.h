@@ -136,6 +136,37 @@ int enforcer_read(struct enforcer *e);
 int cmd_enforce(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 
+/* ---- the patched kernel's tracepoint (tracepoint.c) ---- */
+struct tp_record {		/* one proc_mem:proc_mem_deny event */
+	long long ts_ns;	/* CLOCK_MONOTONIC, 0 if not read */
+	char op[16], level[16];
+	int permissive, tracer;
+	int target_pid, pid;
+	unsigned int uid;
+	char target_comm[16], comm[16];
+};
+
+/* Is the tracepoint there (tracefs mounted if it was not)? */
+int tp_available(void);
+/* A tracefs instance procmem-TAG-PID with the event on; returns its
+ * trace_pipe (non-blocking) or -1 with @err set. */
+int tp_open(const char *tag, char *inst, size_t n, char *err, size_t errlen);
+void tp_close(int fd, const char *inst);
+/* A trace_pipe line: 1 an event in *r, 0 no event (*lost: events the
+ * buffer lost, from a LOST line), -1 an event that does not parse. */
+int tp_parse(const char *line, struct tp_record *r, unsigned long *lost);
+
+/* Lines read from a pipe or file as they come. */
+struct linebuf {
+	char buf[8192];
+	size_t len;
+};
+
+/* Reads what @fd has now and hands each whole line to @fn, until @fn
+ * returns nonzero; 1 read something, 0 nothing yet, -1 end or error.
+ * A line longer than the buffer is dropped. */
+int lines_read(struct linebuf *l, int fd, int (*fn)(void *ctx, char *line), void *ctx);
+
 /* ---- advise (advise.c) ---- */
 int cmd_advise(int argc, char **argv);
 
