@@ -16,6 +16,9 @@ cp "$bin/victim" "$out/victim"
 # the policy in force, as the patched kernel reports it
 p=/proc/sys/kernel/proc_mem policy=none
 [ ! -d $p ] || policy=$(for o in open_read open_write write force; do printf '%s=%s ' $o "$(cat $p/$o)"; done)
+# or as the BPF LSM enforcer holds it
+[ ! -d /sys/fs/bpf/procmem ] ||
+	policy=$("$here/../../build/procmem/procmem" enforce | sed -n 's/^\(machine\|cgroup\): */\1 /p' | tr '\n' ';')
 printf 'INFO\tpolicy\t%s\nINFO\tkernel\t%s\n' "$policy" "$(uname -rv)"
 cell() { printf 'CELL\t%s\t%s\t%s\n' "$1" "$2" "$(printf '%s' "$3" | tr '\t\n' '  ' | cut -c1-200)"; }
 # cell from a log whose last "=> value: detail" line gives the verdict
@@ -121,7 +124,10 @@ fi
 # the JIT and the seccomp supervisor
 run 30 "$bin/jit" >jit.log
 verdict jit jit.log
-run 30 "$bin/supervisor" >supervisor.log
+# COMPAT_SUPERVISOR_CGROUP (run.sh): the supervisor in that cgroup
+# shellcheck disable=SC2016 # expanded by the inner shell
+run 30 sh -c '[ -z "$0" ] || echo $$ >"$0/cgroup.procs"; exec "$@"' \
+	"${COMPAT_SUPERVISOR_CGROUP:-}" "$bin/supervisor" >supervisor.log
 verdict supervisor supervisor.log
 
 # the attacks

@@ -37,16 +37,23 @@ def rows(path):
 
 def load_configs():
     out = []
-    for cid, kernel, op, level, run in rows(f"{HERE}/configs.tsv"):
+    for cid, kernel, op, level, run, *cg in rows(f"{HERE}/configs.tsv"):
         if op == "-":
             cmdline, label = "", "defaults"
         elif op == "force":
             cmdline, label = f"proc_mem.force_override={level}", f"force={level}"
+        elif kernel.endswith("+enforcer"):
+            flag = "--" + op.replace("_", "-")
+            cmdline, label = f"procmem enforce {flag}={level}", f"{op}={level}"
+            if cg:
+                cmdline += f"; procmem enforce --cgroup /supervisor {flag}={cg[0]}"
+                label += f", supervisor's cgroup {cg[0]}"
         else:
             cmdline, label = f"proc_mem.restrict_{op}={level}", f"{op}={level}"
         out.append({"id": cid, "kernel": kernel, "op": "defaults" if op == "-" else op,
                     "level": "" if level == "-" else level, "label": label,
-                    "cmdline": cmdline, "default_run": run == "yes"})
+                    "cmdline": cmdline, "default_run": run == "yes",
+                    "override": cg[0] if cg else ""})
     return out
 
 
@@ -134,7 +141,8 @@ def render_md(m):
         out.append(f"| {s['title']} | " + " | ".join(vals) + " |")
     out += ["", "Values: " + "; ".join(f"**{k}**: {v}" for k, v in m["values"].items())
             + "; –: not measured.", "", "## Configurations", "",
-            "| kernel | level | boot parameter | policy the guest reported |", "|---|---|---|---|"]
+            "| kernel | level | boot parameter or enforcer policy | policy the guest reported |",
+            "|---|---|---|---|"]
     for c in m["configs"]:
         pol = c["policy"] or ("not measured" if not c["default_run"] else "–")
         if not c["default_run"]:
@@ -238,6 +246,26 @@ def check():
                 lines.append((False, f"{desc}, expected {want}" + (f" ({d})" if d else "")))
         for extra in sorted(set(got["cells"]) - known):
             lines.append((False, f"{extra} on {c['id']}: measured but not in expected.tsv"))
+    # One policy, two implementations: an enforcer column without a cgroup
+    # override is the patched kernel's column for the same level, cell for
+    # cell, in expected.tsv and as measured.
+    for c in configs:
+        if not c["kernel"].endswith("+enforcer") or c["override"]:
+            continue
+        twin = [p for p in configs if p["kernel"] == "patched" and
+                (p["op"], p["level"]) == (c["op"], c["level"])]
+        if not twin:
+            lines.append((False, f"{c['id']}: no patched configuration with {c['label']}"))
+            continue
+        p = twin[0]
+        diff = [s["id"] for s in subjects
+                if expected[(s["id"], c["id"])] != expected[(s["id"], p["id"])]]
+        if c["id"] in results and p["id"] in results:
+            diff += [f"{s['id']} (measured)" for s in subjects
+                     if results[c["id"]]["cells"].get(s["id"], (None,))[0]
+                     != results[p["id"]]["cells"].get(s["id"], (None,))[0]]
+        lines.append((not diff, f"{c['id']} agrees with {p['id']} cell for cell"
+                      + (f" (differs: {', '.join(diff)})" if diff else "")))
     if not results:
         lines.append((False, f"no measurement in {RESULTS}/"))
     # The committed docs: rendered from their own JSON, showing the measurement.

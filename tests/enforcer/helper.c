@@ -12,12 +12,21 @@
  *                               leader exits (pthread_exit), the tracer
  *                               writes (must work at write=ptrace), detaches
  *                               and writes again (must fail with EACCES)
+ *   enforcer_helper load SECONDS  for SECONDS, four workers open
+ *                               /proc/PID/mem files and write through
+ *                               them: the target's own, as its tracer,
+ *                               as neither; prints "attempts: opens N
+ *                               writes N", the opens of mem files and
+ *                               the writes through open ones, each of
+ *                               which the enforcer must count once
  *   enforcer_helper bench N     N of each: write(2) of 1 byte to /dev/null,
  *                               pread(2) of 1 byte of a tmpfs file,
  *                               open+close of /proc/CHILD/mem and pwrite
  *                               of 1 byte through it, as CHILD's tracer;
- *                               prints "case NAME NS-PER-OP" (CLOCK_MONOTONIC:
- *                               under QEMU -icount, instructions)
+ *                               prints "case NAME NS-PER-OP CPU-NS-PER-OP"
+ *                               (CLOCK_MONOTONIC: under QEMU -icount,
+ *                               instructions of every vCPU; and
+ *                               CLOCK_THREAD_CPUTIME_ID: this thread's)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -159,6 +168,79 @@ static int leader(void)
 	return rc;
 }
 
+/*
+ * One worker of load(): opens (O_RDONLY, O_WRONLY, O_RDWR in turn) and,
+ * when the open is allowed, one pwrite; *opens and *writes count the
+ * attempts.  @path NULL: /proc/self/mem.
+ */
+static void worker(const char *path, time_t end, long *opens, long *writes)
+{
+	static const int modes[] = { O_RDONLY, O_WRONLY, O_RDWR };
+	unsigned char b = 1;
+
+	for (long i = 0; time(NULL) < end; i++) {
+		int mode = modes[i % 3];
+		int fd = open(path ? path : "/proc/self/mem", mode);
+
+		++*opens;
+		if (fd < 0)
+			continue;
+		if (mode != O_RDONLY) {
+			++*writes;
+			if (pwrite(fd, &b, 1, (off_t)(uintptr_t)&var) < 0 && errno != EACCES)
+				fprintf(stderr, "pwrite: %s\n", strerror(errno));
+		}
+		close(fd);
+	}
+}
+
+static int load(int secs)
+{
+	long res[2], opens = 0, writes = 0;
+	time_t end = time(NULL) + secs;
+	pid_t target, w[4];
+	char path[64];
+	int fds[2], rc = 0;
+
+	target = fork();
+	if (target == 0) {
+		for (;;)
+			pause();
+	}
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)target);
+	if (pipe(fds))
+		return 2;
+	for (int k = 0; k < 4; k++) {
+		w[k] = fork();
+		if (w[k] == 0) {
+			res[0] = res[1] = 0;
+			/* 0, 1: own mem; 2: the target's tracer; 3: neither */
+			if (k == 2 && (ptrace(PTRACE_SEIZE, target, 0, 0) ||
+				       ptrace(PTRACE_INTERRUPT, target, 0, 0) ||
+				       waitpid(target, NULL, __WALL) != target))
+				_exit(2);
+			worker(k < 2 ? NULL : path, end, &res[0], &res[1]);
+			if (write(fds[1], res, sizeof(res)) != sizeof(res))
+				_exit(2);
+			_exit(0);
+		}
+	}
+	for (int k = 0; k < 4; k++) {
+		int st;
+
+		if (read(fds[0], res, sizeof(res)) != sizeof(res))
+			rc = 2;
+		opens += res[0];
+		writes += res[1];
+		if (waitpid(w[k], &st, 0) != w[k] || !WIFEXITED(st) || WEXITSTATUS(st))
+			rc = 2;
+	}
+	kill(target, SIGKILL);
+	waitpid(target, NULL, 0);
+	printf("attempts: opens %ld writes %ld\n", opens, writes);
+	return rc;
+}
+
 static long long now_ns(void)
 {
 	struct timespec t;
@@ -167,9 +249,28 @@ static long long now_ns(void)
 	return t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
+static long long cpu_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static long long c0;
+
+static long long start(void)
+{
+	c0 = cpu_ns();
+	return now_ns();
+}
+
 static void report(const char *name, long long t0, long n)
 {
-	printf("case %-12s %8.1f ns/op\n", name, (double)(now_ns() - t0) / (double)n);
+	long long t = now_ns(), c = cpu_ns();
+
+	printf("case %-12s %8.1f %8.1f ns/op\n", name, (double)(t - t0) / (double)n,
+	       (double)(c - c0) / (double)n);
 }
 
 static int bench(long n)
@@ -193,17 +294,17 @@ static int bench(long n)
 		return 2;
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)child);
 
-	t0 = now_ns();
+	t0 = start();
 	for (long i = 0; i < n; i++)
 		if (write(null, &c, 1) != 1)
 			return 2;
 	report("devnull_write", t0, n);
-	t0 = now_ns();
+	t0 = start();
 	for (long i = 0; i < n; i++)
 		if (pread(tfd, &c, 1, 0) != 1)
 			return 2;
 	report("tmpfs_read", t0, n);
-	t0 = now_ns();
+	t0 = start();
 	for (long i = 0; i < n / 10; i++) {
 		fd = open(path, O_RDWR);
 		if (fd < 0)
@@ -214,7 +315,7 @@ static int bench(long n)
 	fd = open(path, O_RDWR);
 	if (fd < 0)
 		return 2;
-	t0 = now_ns();
+	t0 = start();
 	for (long i = 0; i < n / 10; i++)
 		if (pwrite(fd, &c, 1, (off_t)(uintptr_t)page) != 1)
 			return 2;
@@ -229,10 +330,12 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "bench"))
 		return bench(atol(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "load"))
+		return load(atoi(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "opens"))
 		return opens(atol(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "leader"))
 		return leader();
-	fprintf(stderr, "usage: enforcer_helper opens N | leader | bench N\n");
+	fprintf(stderr, "usage: enforcer_helper opens N | leader | load SECONDS | bench N\n");
 	return 2;
 }
