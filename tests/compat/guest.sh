@@ -95,31 +95,30 @@ wait $! || true
 if grep -q 'value=777' scan.log; then cell scanmem works "target saw its value become 777"
 else cell scanmem breaks "$(why scanmem.log)"; fi
 
-# criu: dump a counting process, restore it, see it count on from where it was
+# criu: dump a counting process, restore it, see it count on from where it
+# was.  Only when that fails does `criu check` (a minute of probes under
+# TCG) tell a kernel CRIU cannot run on (n/a) from a policy that breaks it.
 ip link set lo up >criu-check.log 2>&1 || true
-run 60 criu check >>criu-check.log
-if ! grep -q 'Looks good' criu-check.log; then
+mkdir img
+# shellcheck disable=SC2016 # the inner shell expands it
+setsid sh -c 'i=0; while :; do i=$((i + 1)); echo $i; sleep 0.1; done' </dev/null >count.log 2>&1 &
+pid=$!
+sleep 1
+run 120 criu dump -t $pid -D img --shell-job >criu.log
+last=$(tail -n 1 count.log)
+sleep 1
+dead=$(tail -n 1 count.log)
+run 120 criu restore -D img --shell-job -d >>criu.log
+sleep 1
+now=$(tail -n 1 count.log)
+kill $pid 2>/dev/null || true
+if [ "$last" = "$dead" ] && [ "${now:-0}" -gt $((last + 1)) ]; then
+	cell criu works "restored process counted on from $last to $now"
+elif run 60 criu check >>criu-check.log && ! grep -q 'Looks good' criu-check.log; then
 	# the probe that made criu give up is logged just before "... failed when initializing"
 	cell criu n/a "cannot run here: $(grep -B 1 -m 1 'failed when initializing' criu-check.log | head -n 1)"
-else
-	mkdir img
-	# shellcheck disable=SC2016 # the inner shell expands it
-	setsid sh -c 'i=0; while :; do i=$((i + 1)); echo $i; sleep 0.1; done' </dev/null >count.log 2>&1 &
-	pid=$!
-	sleep 1
-	run 120 criu dump -t $pid -D img --shell-job >criu.log
-	last=$(tail -n 1 count.log)
-	sleep 1
-	dead=$(tail -n 1 count.log)
-	run 120 criu restore -D img --shell-job -d >>criu.log
-	sleep 1
-	now=$(tail -n 1 count.log)
-	kill $pid 2>/dev/null || true
-	if [ "$last" != "$dead" ]; then cell criu breaks "dump: $(why criu.log)"
-	elif [ "${now:-0}" -gt $((last + 1)) ]; then
-		cell criu works "restored process counted on from $last to $now"
-	else cell criu breaks "restore: $(why criu.log "counter stayed at $now")"; fi
-fi
+elif [ "$last" != "$dead" ]; then cell criu breaks "dump: $(why criu.log)"
+else cell criu breaks "restore: $(why criu.log "counter stayed at $now")"; fi
 
 # the JIT and the seccomp supervisor
 run 30 "$bin/jit" >jit.log

@@ -1,15 +1,21 @@
 #!/bin/sh
 # Measure the matrix: boot one guest per configuration (configs.tsv) and run
 # guest.sh in it; each guest's lines go to build/compat/results/ID.tsv.
-#   tests/compat/run.sh [ID...]    default: every configuration with run=yes
+#   tests/compat/run.sh [--all | ID...]
+# default: every configuration with run=yes (make check); --all: run=yes
+# and run=matrix (make matrix).
 # Run from the repo root, after the binaries are built (make matrix does both).
 set -eu
 conf=tests/compat/configs.tsv res=build/compat/results
-if [ $# -eq 0 ]; then
+case ${1-} in
+--all | "")
+	runs=yes
+	[ $# -eq 0 ] || runs="yes matrix"
 	rm -rf $res
 	# shellcheck disable=SC2046 # one word per configuration id
-	set -- $(awk -F '\t' '!/^#/ && $5 == "yes" { print $1 }' $conf)
-fi
+	set -- $(awk -F '\t' -v runs=" $runs " '!/^#/ && index(runs, " " $5 " ") { print $1 }' $conf)
+	;;
+esac
 mkdir -p $res
 for id in "$@"; do
 	line=$(awk -F '\t' -v id="$id" '$1 == id' $conf)
