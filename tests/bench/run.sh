@@ -1,6 +1,7 @@
 #!/bin/sh
 # make bench: boot the stock and the patched kernel under QEMU -icount at
-# each level, run procmem-bench in each guest and write docs/bench.md.
+# each level, run procmem-bench in each guest, measure the BPF enforcer on
+# Debian's 6.12 (tests/enforcer/bench) and write docs/bench.md.
 #   BENCH_STOCK, BENCH_PATCHED  kernels for lab/vm (default stock, patched)
 #   BENCH_ARGS                  procmem-bench run options (default -s 4 -r 3)
 #   BENCH_REUSE=1               no guests: rebuild the page from the results
@@ -33,6 +34,7 @@ boot new-ptrace "$n" "$p.force_override=ptrace"
 boot new-never "$n" "$p.force_override=never"
 boot new-all-self "$n" "$p.force_override=self $p.restrict_write=self $p.restrict_open_read=self $p.restrict_open_write=self"
 boot new-all-ptrace "$n" "$p.force_override=ptrace $p.restrict_write=ptrace $p.restrict_open_read=ptrace $p.restrict_open_write=ptrace"
+[ "${BENCH_REUSE:-0}" != 0 ] || tests/enforcer/bench >/dev/null
 
 o=$out
 {
@@ -52,7 +54,12 @@ o=$out
 		"$o/stock-never.txt:$o/new-never.txt:never" \
 		"$o/stock-ptrace.txt:$o/new-all-self.txt:all-self" \
 		"$o/stock-ptrace.txt:$o/new-all-ptrace.txt:all-ptrace"
-	sed '1,/^@TABLE@$/d' tests/bench/bench.md.in
+	sed -e '1,/^@TABLE@$/d' -e '/^@ENFORCER@$/,$d' tests/bench/bench.md.in
+	echo "Measured $(date -u -r build/results/enforcer/bench.txt '+%Y-%m-%d %H:%M') UTC on" \
+		"$(sed -n 's/^lab\/debian: debian-6.12 is //p' build/results/enforcer/bench.txt | head -n 1)."
+	echo
+	BENCH_REUSE=1 tests/enforcer/bench
+	sed '1,/^@ENFORCER@$/d' tests/bench/bench.md.in
 } >"$out/bench.md"
 mv "$out/bench.md" "${BENCH_DOC:-docs/bench.md}"
 echo "bench: wrote ${BENCH_DOC:-docs/bench.md}" >&2

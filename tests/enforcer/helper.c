@@ -19,15 +19,18 @@
  *                               writes N", the opens of mem files and
  *                               the writes through open ones, each of
  *                               which the enforcer must count once
- *   enforcer_helper bench N     N of each: write(2) of 1 byte to /dev/null,
+ *   enforcer_helper bench N [OBJ]  N of each: write(2) of 1 byte to /dev/null,
  *                               pread(2) of 1 byte of a tmpfs file,
  *                               open+close of /proc/CHILD/mem and pwrite
  *                               of 1 byte through it, as CHILD's tracer;
  *                               prints "case NAME NS-PER-OP CPU-NS-PER-OP"
  *                               (CLOCK_MONOTONIC: under QEMU -icount,
  *                               instructions of every vCPU; and
- *                               CLOCK_THREAD_CPUTIME_ID: this thread's)
+ *                               CLOCK_THREAD_CPUTIME_ID: this thread's);
+ *                               with OBJ, a BPF object whose programs
+ *                               are attached for the bench's duration
  */
+#include <bpf/libbpf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -326,16 +329,49 @@ static int bench(long n)
 	return 0;
 }
 
+/* bench N with the programs of the BPF object @path attached. */
+static int bench_with(long n, const char *path)
+{
+	struct bpf_object *obj = bpf_object__open_file(path, NULL);
+	struct bpf_link *links[8];
+	struct bpf_program *prog;
+	int nlinks = 0, ret = 2;
+
+	if (!obj || bpf_object__load(obj)) {
+		fprintf(stderr, "enforcer_helper: cannot load %s\n", path);
+		bpf_object__close(obj);
+		return 2;
+	}
+	bpf_object__for_each_program(prog, obj) {
+		struct bpf_link *link = nlinks < 8 ? bpf_program__attach(prog) : NULL;
+
+		if (!link) {
+			fprintf(stderr, "enforcer_helper: cannot attach %s\n",
+				bpf_program__name(prog));
+			goto out;
+		}
+		links[nlinks++] = link;
+	}
+	ret = bench(n);
+out:
+	while (nlinks > 0)
+		bpf_link__destroy(links[--nlinks]);
+	bpf_object__close(obj);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "bench"))
 		return bench(atol(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "bench"))
+		return bench_with(atol(argv[2]), argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "load"))
 		return load(atoi(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "opens"))
 		return opens(atol(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "leader"))
 		return leader();
-	fprintf(stderr, "usage: enforcer_helper opens N | leader | load SECONDS | bench N\n");
+	fprintf(stderr, "usage: enforcer_helper opens N | leader | load SECONDS | bench N [OBJ]\n");
 	return 2;
 }

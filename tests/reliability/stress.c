@@ -2,7 +2,7 @@
 /*
  * Stress of /proc/PID/mem and its policy, bounded in time and count:
  *
- *   stress SECONDS MAXOPS
+ *   stress SECONDS MAXOPS [PROCMEM]
  *
  * Targets that create and end threads, exec themselves and exit (their
  * supervisors start new ones); tracers that attach, open, read, write and
@@ -14,6 +14,10 @@
  * figures; fails if a worker hangs or dies of a signal, or if a
  * sysctl write the model of the levels says must pass is refused (or the
  * reverse).  The kernel log is checked by the caller (tests/reliability/guest).
+ * With PROCMEM (a kernel without the series, the BPF LSM enforcer loaded),
+ * the levels of open_read, open_write and write climb the same way through
+ * `PROCMEM enforce`, which must take every level and refuse every bad one
+ * with its usage status, 2 (tests/enforcer/guest).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -368,6 +372,71 @@ static void changer(unsigned int seconds)
 	}
 }
 
+/* ---- the enforcer's levels (procmem enforce) ---- */
+
+static const char *procmem;	/* NULL: the series' sysctls */
+
+/* `procmem enforce FLAG [--permissive]`: its exit status, -1 if none. */
+static int enforce(const char *flag, bool permissive)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null >= 0) {
+			dup2(null, 1);
+			dup2(null, 2);
+		}
+		execl(procmem, procmem, "enforce", flag,
+		      permissive ? "--permissive" : (char *)NULL, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	count(C_SYSCTL);
+	return WEXITSTATUS(st);
+}
+
+/*
+ * changer() for the enforcer: nine steps to "never" over @seconds,
+ * permissive for the first four; between steps a bad level, which must be
+ * refused as a usage error.  The enforcer may loosen, so no refusal there.
+ */
+static void enforcer_changer(unsigned int seconds)
+{
+	static const char *const ops[] = { "write", "open-write", "open-read" };
+	static const char *const levels[] = { "always", "self", "ptrace", "never" };
+	static const char *const garbage[] = { "", "nev", "never\n", "sometimes", "-1" };
+	int level[3] = { 0, 0, 0 }, step = 0;
+	double per_step = seconds / 10.0;
+	struct timespec t0, now;
+	char flag[64];
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!atomic_load(&sh->stop)) {
+		double elapsed;
+		int op;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		elapsed = (double)(now.tv_sec - t0.tv_sec) +
+			  (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
+		if (step < 9 && elapsed >= per_step * (step + 1)) {
+			op = step % 3;
+			snprintf(flag, sizeof(flag), "--%s=%s", ops[op], levels[++level[op]]);
+			if (enforce(flag, step < 4) != 0)
+				atomic_fetch_add(&sh->sysctl_mismatch, 1);
+			step++;
+		}
+		op = (int)rnd(3);
+		snprintf(flag, sizeof(flag), "--%s=%s", ops[op], garbage[rnd(5)]);
+		if (enforce(flag, false) != 2)
+			atomic_fetch_add(&sh->sysctl_mismatch, 1);
+		usleep(20000);
+	}
+}
+
 /* ---- main ---- */
 
 static pid_t spawn(int role, int arg, const char *shm, unsigned int seconds)
@@ -387,7 +456,10 @@ static pid_t spawn(int role, int arg, const char *shm, unsigned int seconds)
 		accessor();
 		break;
 	default:
-		changer(seconds);
+		if (procmem)
+			enforcer_changer(seconds);
+		else
+			changer(seconds);
 		break;
 	}
 	_exit(0);
@@ -406,10 +478,11 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "--target")) {
 		target(atoi(argv[2]), argv[3]);
 	}
-	if (argc != 3) {
-		fprintf(stderr, "usage: stress SECONDS MAXOPS\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: stress SECONDS MAXOPS [PROCMEM]\n");
 		return 2;
 	}
+	procmem = argc == 4 ? argv[3] : NULL;
 	seconds = (unsigned int)atoi(argv[1]);
 	maxops = atol(argv[2]);
 	snprintf(shm, sizeof(shm), "/dev/shm/stress.%d", (int)getpid());
@@ -454,7 +527,8 @@ int main(int argc, char **argv)
 
 	printf("# stress: %ld operations in %ld s:", total(), (long)(time(NULL) - t0));
 	for (i = 0; i < C_NR; i++)
-		printf(" %s %ld%s", counter_names[i], atomic_load(&sh->count[i]),
+		printf(" %s %ld%s", i == C_SYSCTL && procmem ? "procmem enforce runs" :
+		       counter_names[i], atomic_load(&sh->count[i]),
 		       i + 1 < C_NR ? "," : "\n");
 	if (hung || died || atomic_load(&sh->sysctl_mismatch)) {
 		printf("not ok 1 - stress: %d workers hung, %d failed, %d sysctl writes "
