@@ -82,9 +82,9 @@ static void usage(FILE *f)
 	fputs("usage: procmem status [--json] [--verbose] [--timeout SECONDS]\n"
 	      "       procmem scan [--json]\n"
 	      "       procmem enforce [--open-read=L] [--open-write=L] [--write=L]\n"
-	      "                       [--permissive] [--cgroup PATH]\n"
+	      "                       [--permissive] [--cgroup PATH] [--verbose]\n"
 	      "       procmem enforce --off [--cgroup PATH] | --config FILE\n"
-	      "       procmem watch [--json] [--count N]\n"
+	      "       procmem watch [--json] [--count N] [--all]\n"
 	      "       procmem advise [--json] [--observe SECONDS] [--records FILE]...\n"
 	      "                      [--profile NAME] [--installed] [--program COMM=SUBJECT]...\n"
 	      "                      [--matrix FILE]\n"
@@ -99,7 +99,8 @@ static void usage(FILE *f)
 	      "        BPF LSM on kernels without the series (levels L: always,\n"
 	      "        self, ptrace, never), pinned under /sys/fs/bpf/procmem;\n"
 	      "        no options: show it\n"
-	      "watch   every open and write of a mem file the enforcer checked\n"
+	      "watch   denials (and would-denies) of mem file accesses as they\n"
+	      "        happen; --all: allowed accesses too\n"
 	      "advise  the strictest policy this machine can take, per operation:\n"
 	      "        the compatibility matrix, the programs here, the records of a\n"
 	      "        permissive period; what stricter levels break; lines to apply\n"
@@ -118,8 +119,10 @@ static void usage(FILE *f)
 	      "advise: 0 at the advice (or profile), 1 not at it, 3 cannot read the\n"
 	      "  matrix or observe, 4 the policy in force breaks something seen here,\n"
 	      "  5 the profile would\n"
-	      "enforce refusals (nothing applied): 2 bad level, 4 not root,\n"
-	      "  5 BPF LSM not active, 6 no BTF, 7 no such cgroup, 8 BPF failure\n", f);
+	      "enforce: 1 shown degraded; refusals (nothing applied): 2 bad level,\n"
+	      "  4 not root, 5 BPF LSM not active, 6 no BTF, 7 a cgroup path too deep\n"
+	      "  or a bad name, 8 BPF failure, 9 the self-check failed (all unloaded),\n"
+	      "  10 lockdown forbids it on this kernel\n", f);
 }
 
 static const char *kind_name(enum kernel_kind k)
@@ -205,8 +208,6 @@ static void check_params(const struct config *c, struct lines *find,
 
 static void print_enforcer_text(const struct enforcer *e)
 {
-	const unsigned long long *n = e->counters;
-
 	if (!e->loaded)
 		return;
 	if (e->error[0] || !e->have_policy) {
@@ -216,9 +217,10 @@ static void print_enforcer_text(const struct enforcer *e)
 	printf("enforcer:   BPF LSM (%s): open_read=%s open_write=%s write=%s permissive=%d (%s%s)\n",
 	       PM_PIN_DIR, level_name(e->level[OP_OPEN_READ]), level_name(e->level[OP_OPEN_WRITE]),
 	       level_name(e->level[OP_WRITE]), e->permissive,
-	       e->scope ? "cgroup override " : "machine", e->scope ? e->scope_path : "");
+	       e->scope >= 0 ? "cgroup override " : "machine", e->scope >= 0 ? e->scope_path : "");
 	printf("enforced:   open_read %llu/%llu open_write %llu/%llu write %llu/%llu (denied/would deny, before the probes)\n",
-	       n[0], n[3], n[1], n[4], n[2], n[5]);
+	       e->denied[0], e->would_deny[0], e->denied[1], e->would_deny[1],
+	       e->denied[2], e->would_deny[2]);
 }
 
 static void print_sources_text(const struct config *c, const struct enforcer *e)
@@ -319,11 +321,11 @@ static void print_enforcer_json(const struct enforcer *e)
 	for (int o = 0; o < OP_FORCE; o++)
 		printf(", \"%s\": \"%s\"", op_names[o], level_name(e->level[o]));
 	printf(", \"permissive\": %s, \"scope\": ", e->permissive ? "true" : "false");
-	json_str(stdout, e->scope ? e->scope_path : "machine");
+	json_str(stdout, e->scope >= 0 ? e->scope_path : "machine");
 	printf(", \"denied\": {");
 	for (int o = 0; o < OP_FORCE; o++)
 		printf("%s\"%s\": {\"denied\": %llu, \"would_deny\": %llu}", o ? ", " : "",
-		       op_names[o], e->counters[o], e->counters[3 + o]);
+		       op_names[o], e->denied[o], e->would_deny[o]);
 	printf("}},\n");
 }
 
@@ -344,7 +346,7 @@ static int cmd_status(int json, int verbose, int timeout)
 	 * One composed policy: an access passes the kernel's check and the
 	 * enforcer's, and the levels nest, so the stricter level is in force.
 	 */
-	if (en.loaded && en.have_policy && !en.permissive)
+	if (en.loaded && en.have_policy && !en.permissive && !en.error[0])
 		for (int o = 0; o < OP_FORCE; o++)
 			if (en.level[o] > c.configured[o]) {
 				c.configured[o] = en.level[o];
@@ -503,9 +505,9 @@ int main(int argc, char **argv)
 	/* enforce, watch and advise parse their own options. */
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "enforce"))
-			return cmd_enforce(argc, argv);
+			return cmd_enforce(argc - i, argv + i);
 		if (!strcmp(argv[i], "watch"))
-			return cmd_watch(argc, argv);
+			return cmd_watch(argc - i, argv + i);
 		if (!strcmp(argv[i], "advise"))
 			return cmd_advise(argc, argv);
 		if (argv[i][0] != '-')

@@ -19,8 +19,10 @@ enum {
 	EXIT_NOT_ROOT = 4,	/* not root */
 	EXIT_NO_BPF_LSM = 5,	/* BPF LSM not active (lsm= to add is printed) */
 	EXIT_NO_BTF = 6,	/* no /sys/kernel/btf/vmlinux */
-	EXIT_NO_CGROUP = 7,	/* --cgroup names no cgroup-v2 directory */
+	EXIT_NO_CGROUP = 7,	/* --cgroup path too deep or a bad name */
 	EXIT_BPF = 8,		/* loading, attaching or pinning failed */
+	EXIT_NOT_ENFORCING = 9,	/* the self-check failed: everything unloaded */
+	EXIT_LOCKDOWN = 10,	/* lockdown forbids what this kernel needs */
 };
 
 /* Levels, loosest first; LV_UNKNOWN when not known. */
@@ -114,21 +116,60 @@ enum level probes_level_enforced(const struct probes *p, int op,
 /* ---- scan (scan.c) ---- */
 int cmd_scan(int json);
 
-/* ---- the BPF LSM enforcer (enforce.c, bpf/procmem.bpf.c) ---- */
-#define PM_PIN_DIR "/sys/fs/bpf/procmem"
-#define PM_NCOUNTERS 11		/* PM_C_NR of bpf/enforcer.h */
+/* ---- the BPF LSM enforcer (loader.c, enforce.c, watch.c, bpf/) ---- */
+#include "bpf/enforcer.h"
 
+#define PM_PIN_DIR	"/sys/fs/bpf/procmem"
+#define PM_CGROUP_ROOT	"/sys/fs/cgroup"
+
+enum { PM_MAP_CONFIG, PM_MAP_POLICY, PM_MAP_CGCACHE, PM_MAP_FILES, PM_MAP_COUNTERS,
+       PM_MAP_RATE, PM_MAP_DENIALS, PM_MAP_ACCESSES, PM_NMAPS };
+enum { PM_HOOK_OPEN, PM_HOOK_PERMISSION, PM_HOOK_FREE, PM_NHOOKS };
+extern const char *const pm_map_names[PM_NMAPS];
+extern const char *const pm_hook_names[PM_NHOOKS];
+extern int pm_verbose;		/* --verbose: libbpf's log with a refusal */
+
+/* What is pinned under PM_PIN_DIR (fds -1 where missing). */
+struct pm_state {
+	int loaded;		/* PM_PIN_DIR exists */
+	int map[PM_NMAPS], prog[PM_NHOOKS], link[PM_NHOOKS];
+	int have_cfg, have_policy;
+	struct pm_config cfg;
+	struct pm_policy pol;
+	int degraded;		/* something the policy needs is missing */
+	char missing[320];	/* what, for the one line that says so */
+};
+
+/* Prints "procmem: MSG" (after libbpf's log with --verbose); returns @rc. */
+int pm_refuse(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int pm_bpffs(void);
+/* Serialises procmem commands that change the enforcer; the fd, or -1. */
+int pm_lock(void);
+int pm_state_open(struct pm_state *st);		/* -1: nothing pinned */
+void pm_state_close(struct pm_state *st);
+int pm_counters(int fd, unsigned long long *sum);	/* PM_C_NR, all CPUs */
+int pm_probe(struct pm_state *st, char *why, size_t n);
+int pm_apply(const struct pm_policy *pol);
+void pm_unpin_dir(const char *dir);
+unsigned int pm_hooks_needed(const struct pm_policy *p);
+void pm_policy_finish(struct pm_policy *p);
+int pm_path_split(const char *path, char (*comp)[PM_NAME_MAX]);
+void pm_path_join(const struct pm_override *ov, char *buf, size_t n);
+int pm_scope_of(const struct pm_policy *p, const char *path);
+void pm_own_cgroup(char *path, size_t n);
+
+/* The enforcer as procmem status and advise see it. */
 struct enforcer {
 	int loaded;		/* pinned under PM_PIN_DIR */
 	int have_policy;	/* a policy applies to our cgroup */
 	enum level level[NOPS];	/* open_read, open_write, write; force: unknown */
 	int permissive;
-	unsigned long long scope;	/* cgroup id of the policy, 0: machine */
+	int scope;		/* override index, -1: the machine's */
 	char scope_path[256];
 	long overrides;		/* cgroup overrides */
-	long files;		/* open mem files with per-file state */
-	unsigned long long counters[PM_NCOUNTERS];
-	char error[160];
+	long files;		/* open mem files with opener records */
+	unsigned long long denied[PM_NOPS], would_deny[PM_NOPS], allowed[PM_NOPS];
+	char error[400];	/* "degraded: ...", or why it could not be read */
 };
 
 int enforcer_loaded(void);

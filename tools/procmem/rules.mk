@@ -5,29 +5,34 @@
 # procmem as a bpftool-generated skeleton; procmem links libbpf.
 PROCMEM      := build/procmem/procmem
 PROCMEM_SRCS := $(wildcard tools/procmem/*.c)
-PROCMEM_BPF  := build/procmem/procmem.bpf.o
-PROCMEM_SKEL := build/procmem/procmem.skel.h
 BPF_CLANG    ?= clang
 BPFTOOL      ?= $(or $(shell command -v bpftool 2>/dev/null),/usr/sbin/bpftool)
 BPF_ARCH     := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+BPF_CFLAGS   := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
+	-I/usr/include/$(shell $(CC) -dumpmachine) \
+	-Wall -Wextra -Wno-unused-parameter -Werror
 BINS += $(PROCMEM)
 
-$(PROCMEM_BPF): tools/procmem/bpf/procmem.bpf.c tools/procmem/bpf/vmlinux.h \
-		tools/procmem/bpf/enforcer.h
+# One source, two objects: procmem_cast (kernels with the bpf_rdonly_cast
+# kfunc, 6.2 and later: no bpf_probe_read anywhere, so lockdown=
+# confidentiality loads it) and procmem_probe (6.1); procmem picks one.
+PROCMEM_BPF_SRCS := tools/procmem/bpf/procmem.bpf.c tools/procmem/bpf/vmlinux.h \
+	tools/procmem/bpf/enforcer.h
+build/procmem/procmem_cast.bpf.o: BPF_VARIANT := -DPM_RDONLY_CAST
+build/procmem/procmem_cast.bpf.o build/procmem/procmem_probe.bpf.o: $(PROCMEM_BPF_SRCS)
 	@mkdir -p $(@D)
-	$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
-		-I/usr/include/$(shell $(CC) -dumpmachine) \
-		-Wall -Wextra -Wno-unused-parameter -Werror -c $< -o $@.tmp
+	$(BPF_CLANG) $(BPF_CFLAGS) $(BPF_VARIANT) -c $< -o $@.tmp
 	$(BPFTOOL) gen object $@ $@.tmp
 	rm -f $@.tmp
 
-$(PROCMEM_SKEL): $(PROCMEM_BPF)
-	$(BPFTOOL) gen skeleton $< name procmem_bpf > $@.tmp
+build/procmem/%.skel.h: build/procmem/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $* > $@.tmp
 	mv $@.tmp $@
 
-$(PROCMEM): $(PROCMEM_SRCS) tools/procmem/procmem.h tools/procmem/bpf/enforcer.h $(PROCMEM_SKEL)
+PROCMEM_SKELS := build/procmem/procmem_cast.skel.h build/procmem/procmem_probe.skel.h
+$(PROCMEM): $(PROCMEM_SRCS) tools/procmem/procmem.h tools/procmem/bpf/enforcer.h $(PROCMEM_SKELS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -I$(dir $(PROCMEM_SKEL)) -o $@ $(PROCMEM_SRCS) -lbpf
+	$(CC) $(CFLAGS) -Ibuild/procmem -o $@ $(PROCMEM_SRCS) -lbpf
 
 # procmem advise reads the compatibility matrix as data, from
 # PREFIX/share/procmem next to PREFIX/bin (or docs/ in the build tree).

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the BPF LSM enforcer (procmem.bpf.c) and procmem (enforce.c)
- * share: the policy map's value, the counters' indexes and the event
- * the ring buffer carries.  Plain fixed-size types only: this header is
- * compiled for the BPF target and for the host.
+ * share: the numbers of operations, levels and verdicts, the maps'
+ * values, the counters' indexes and the event the ring buffers carry.
+ * Plain fixed-size types only: this header is compiled for the BPF
+ * target and for the host.
  */
 #ifndef PROCMEM_ENFORCER_H
 #define PROCMEM_ENFORCER_H
@@ -20,47 +21,132 @@
 #define PM_PTRACE	2
 #define PM_NEVER	3
 
-/*
- * The policy map (hash, key: __u64 cgroup id, 0 for the whole machine)
- * holds one of these per key.  A hash map update replaces the element as
- * a whole (RCU), so a reader sees the old policy or the new one, never a
- * mix: a level change is one atomic update.
- */
-struct pm_policy {
-	unsigned char level[PM_NOPS];
-	unsigned char permissive;
-	unsigned char pad[4];
-};
-
-#define PM_POLICY_MAX	1024	/* machine + per-cgroup overrides */
-#define PM_FILES_MAX	(1 << 20) /* mem files open by their target or tracer */
-#define PM_CGROUP_DEPTH	32	/* cgroup levels searched for an override */
-#define PM_THREADS_MAX	4096	/* exited-leader rule: threads walked */
-
-/* Counters (array map of __u64, atomically added). */
-#define PM_C_DENIED		0	/* + op */
-#define PM_C_WOULD_DENY		3	/* + op */
-#define PM_C_ALLOWED		6	/* + op: checked and allowed */
-#define PM_C_EVENTS_DROPPED	9	/* ring buffer full */
-#define PM_C_FILES_FULL		10	/* opener not recorded: map full */
-#define PM_C_NR			11
-
 /* Verdicts. */
 #define PM_V_ALLOWED	0
 #define PM_V_DENIED	1
 #define PM_V_WOULD_DENY	2
+#define PM_NVERDICTS	3
+
+/* The levels of one scope: the machine, or one cgroup override. */
+struct pm_levels {
+	unsigned char level[PM_NOPS];
+	unsigned char permissive;
+};
+
+/*
+ * Overrides name a cgroup-v2 path, component by component, and apply to
+ * whatever cgroup is at that path (created later, or again): the
+ * programs compare the names of the accessor's cgroup and its ancestors
+ * with these.  Deeper paths and longer names are refused by procmem.
+ */
+#define PM_OVERRIDES_MAX	32
+#define PM_DEPTH_MAX		16	/* components of an override's path */
+#define PM_NAME_MAX		64	/* a component, with its NUL */
+#define PM_WALK_MAX		4096	/* cgroup levels walked up, at most */
+
+struct pm_override {
+	struct pm_levels lv;
+	unsigned char depth;		/* components; 0: unused */
+	unsigned char pad[3];
+	char comp[PM_DEPTH_MAX][PM_NAME_MAX];
+};
+
+/*
+ * The whole policy: one element (key 0) of a hash map that is not
+ * preallocated, so that an update replaces it as a whole and a program
+ * reads the old policy or the new one, never a mix.  gen changes with
+ * every update: it voids the cgroup cache.
+ */
+struct pm_policy {
+	unsigned int gen;
+	unsigned char noverrides;
+	unsigned char pad[3];
+	struct pm_levels machine;
+	struct pm_levels strictest;	/* for cgroups deeper than PM_WALK_MAX */
+	/* cand[L]: bit i set if ov[i] is no deeper than L (L = PM_DEPTH_MAX:
+	 * any deeper cgroup); ov[] is sorted deepest first */
+	unsigned int cand[PM_DEPTH_MAX + 1];
+	struct pm_override ov[PM_OVERRIDES_MAX];
+};
+
+/* The cgroup cache: cgroup id -> the override that applies (-1: none). */
+struct pm_cgroup_match {
+	unsigned int gen;
+	int idx;			/* PM_IDX_MACHINE, PM_IDX_STRICTEST or 0.. */
+};
+#define PM_IDX_MACHINE		(-1)
+#define PM_IDX_STRICTEST	(-2)
+#define PM_CGCACHE_MAX		16384
+
+/* The opener record of a mem file (write=self is tied to the opener). */
+struct pm_opener {
+	unsigned long long mm;		/* the mm the file was opened on */
+	unsigned long long cred;	/* the file's f_cred */
+	unsigned int epoch;		/* pm_config.epoch at open */
+	unsigned int pad;
+};
+#define PM_FILES_MAX	(1 << 20)
+
+/*
+ * The configuration (array map, one element), written by procmem:
+ * mem_fops is the address of the kernel's proc_mem_operations as the
+ * calibration program saw it on procmem's own /proc/self/mem (no
+ * kallsyms: kptr_restrict may hide it); 0 recognises nothing.  A probe
+ * is an access by the thread (probe_tid, probe_start): decided as any
+ * other, its verdicts stored in probe[], never enforced, counted or
+ * reported.  Opener records are taken while PM_F_RECORD is set; one of
+ * another epoch is void.
+ */
+struct pm_config {
+	unsigned long long mem_fops;
+	unsigned long long probe_start;
+	unsigned int probe_tid;
+	unsigned int flags;
+	unsigned int epoch;
+	unsigned char probe[PM_NOPS];	/* verdict + 1; 0: not seen */
+	unsigned char pad;
+	/* calibration (pm_calibrate): the inode to look for, and its f_op */
+	unsigned long long cal_ino;
+	unsigned long long cal_fops;
+	unsigned int cal_tid;
+	unsigned int pad2;
+};
+#define PM_F_RECORD		0x1	/* take opener records */
+#define PM_F_WATCH_ALLOWED	0x2	/* a watcher wants allowed accesses */
+
+/* Counters (per-CPU array of __u64; procmem adds the CPUs up). */
+#define PM_C_DECIDED(v, op)	((v) * PM_NOPS + (op))	/* 0..8 */
+#define PM_C_DROPPED(v)		(9 + (v))	/* the ring buffer was full */
+#define PM_C_LIMITED(v)		(12 + (v))	/* over the uid's event rate */
+#define PM_C_FILES_FULL		15	/* opener not recorded: map full */
+#define PM_C_NR			16
+
+/*
+ * Events: denials and would-denies on one ring buffer, allowed accesses
+ * (only while a watcher asks) on another, so allowed traffic never
+ * pushes a denial out.  A uid other than 0 may put PM_RATE_BURST events
+ * on the denial ring at once, refilled at PM_RATE_PER_S a second: one
+ * user's refused opens cannot crowd out another's.
+ */
+#define PM_RINGBUF_SIZE	(256 * 1024)
+#define PM_RATE_BURST	64
+#define PM_RATE_PER_S	16
+#define PM_RATE_UIDS	4096
+
+struct pm_rate {
+	unsigned long long last_ns;	/* when tokens was last refilled */
+	unsigned long long tokens;
+};
 
 /* One open or write of a mem file (ring buffer record). */
 struct pm_event {
 	unsigned long long ts_ns;	/* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
 	unsigned long long cgroup_id;	/* accessor's cgroup */
-	unsigned long long scope;	/* cgroup id of the policy, 0: machine */
 	unsigned int pid, tid, uid;	/* accessor (uid in the init userns) */
 	unsigned int target_pid, target_tid;	/* the task the file names */
-	unsigned char op, level, verdict, tracer, permissive, pad[3];
+	short scope;			/* override index, -1: the machine's */
+	unsigned char op, level, verdict, tracer, permissive, pad;
 	char comm[16], target_comm[16];
 };
-
-#define PM_RINGBUF_SIZE	(256 * 1024)
 
 #endif

@@ -5,16 +5,24 @@
  * through BPF LSM.
  *
  *   lsm/file_open          open_read, then open_write: one denial per
- *                          refused open; records who opened the file
- *   lsm/file_permission    write (MAY_WRITE), at every write
- *   lsm/file_free_security forgets the file
+ *                          refused open; the opener record (write=self)
+ *   lsm/file_permission    write (MAY_WRITE); attached only while some
+ *                          scope restricts write or a watcher asks
+ *   lsm/file_free_security forgets the opener record; attached only
+ *                          while opener records are taken
+ *   lsm/file_open          pm_calibrate: attached by procmem for a moment
+ *                          to learn which f_op a mem file has
  *
- * A mem file is recognised by its file_operations, the kernel's
- * proc_mem_operations (/proc/PID/mem and /proc/PID/task/TID/mem share
- * them), resolved by libbpf from kallsyms: no path string is trusted.
- * The task the file names is the task of the proc inode's pid, the
- * file's mm is private_data (set by mem_open, after file_open: at open
- * the mm the file will get is the task's mm, which mem_open takes).
+ * Nothing here needs a kernel address: a mem file is recognised by the
+ * f_op the calibration program saw on procmem's own /proc/self/mem, so
+ * kptr_restrict=2 (kallsyms all zeros) changes nothing.  Kernel
+ * structures are read through BTF-typed pointers, which the verifier
+ * checks and lockdown=confidentiality allows.  Two pointers must be
+ * computed (container_of: the proc inode of an inode, the task of a pid
+ * link, a kernfs name): PM_CAST does it with the bpf_rdonly_cast() kfunc
+ * (6.2 and later) in the object built with -DPM_RDONLY_CAST, and with
+ * bpf_probe_read_kernel() in the other, for 6.1, which lockdown=
+ * confidentiality forbids (procmem refuses that pair with one line).
  *
  * force (FOLL_FORCE) has no LSM hook: the stock kernel's
  * proc_mem.force_override covers it.
@@ -32,94 +40,271 @@
 #define FMODE_READ	0x1
 #define FMODE_WRITE	0x2
 #define PF_EXITING	0x4
+#define PROC_SUPER_MAGIC 0x9fa0
+#define PM_THREADS_MAX	4096	/* exited-leader rule: threads walked */
 
 char LICENSE[] SEC("license") = "GPL";
 
-extern const void proc_mem_operations __ksym;
+#ifdef PM_RDONLY_CAST
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+/* @p as a pointer to @type that the verifier checks each load through. */
+#define PM_CAST(p, type) \
+	((type *)bpf_rdonly_cast((const void *)(p), bpf_core_type_id_kernel(type)))
+/* Field @f of @p, where @p came from PM_CAST. */
+#define RD(p, f)	((p)->f)
+#else
+#define PM_CAST(p, type) ((type *)(p))
+#define RD(p, f)	BPF_CORE_READ(p, f)
+#endif
 
-/*
- * Not preallocated: an update links a new element and frees the old one
- * after RCU, so a program never reads a policy half overwritten (a
- * preallocated map recycles the old element at once).
- */
+#define container_of_cast(ptr, type, member) \
+	PM_CAST((void *)(ptr) - bpf_core_field_offset(type, member), type)
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pm_config);
+} config SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, PM_POLICY_MAX);
-	__type(key, __u64);		/* cgroup id, 0: the whole machine */
+	__uint(max_entries, 1);
+	__type(key, __u32);
 	__type(value, struct pm_policy);
 } policy SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, PM_CGCACHE_MAX);
+	__type(key, __u64);		/* cgroup id */
+	__type(value, struct pm_cgroup_match);
+} cgcache SEC(".maps");
+
 /*
- * The open mem files whose opener used the target's mm or traced it,
- * with that mm: write=self is tied to the opener.  Only such files are
- * recorded, on demand (no preallocation); a file missing from the map,
- * for instance because it is full, counts as opened by another: refused
- * at self, never wrongly allowed.
+ * Mem files opened by a task on the target's mm or by its tracer, with
+ * the record of that opening; created on demand.  A file without a
+ * valid record counts as opened by another: refused at self, never
+ * wrongly allowed.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, PM_FILES_MAX);
 	__type(key, __u64);		/* struct file pointer */
-	__type(value, __u64);		/* the mm at open */
+	__type(value, struct pm_opener);
 } files SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, PM_C_NR);
 	__type(key, __u32);
 	__type(value, __u64);
 } counters SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, PM_RATE_UIDS);
+	__type(key, __u32);		/* uid */
+	__type(value, struct pm_rate);
+} rate SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, PM_RINGBUF_SIZE);
-} events SEC(".maps");
+} denials SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, PM_RINGBUF_SIZE);
+} accesses SEC(".maps");
+
+static __always_inline struct pm_config *get_config(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&config, &zero);
+}
 
 static __always_inline void count(__u32 idx)
 {
 	__u64 *c = bpf_map_lookup_elem(&counters, &idx);
 
+	/* atomic: a program can be preempted, and another run on this CPU */
 	if (c)
 		__sync_fetch_and_add(c, 1);
 }
 
-static __always_inline int is_mem_file(struct file *file)
+static __always_inline int is_mem_file(const struct pm_config *cfg, struct file *file)
 {
-	return (unsigned long)file->f_op == (unsigned long)&proc_mem_operations;
+	return cfg->mem_fops && (__u64)file->f_op == cfg->mem_fops;
+}
+
+/* ---- the accessor's scope: the machine's levels or an override's ---- */
+
+/* One step of the walk up the accessor's cgroup and its ancestors. */
+struct cg_walk {
+	const struct pm_policy *pol;
+	struct kernfs_node *kn;
+	int level;			/* of kn */
+	__u32 cand;			/* overrides still matching */
+	__u64 name[PM_NAME_MAX / 8];	/* kn's name, NUL-padded */
+	int named;			/* name read: 1, too long: -1 */
+};
+
+#ifdef PM_RDONLY_CAST
+/* Zeroes the bytes of @w from its first NUL on; 1 if it had one. */
+static __always_inline int nul_pad(__u64 *w)
+{
+	for (int b = 0; b < 8; b++)
+		if (!((*w >> (8 * b)) & 0xff)) {
+			*w &= b ? ~0ULL >> (64 - 8 * b) : 0;
+			return 1;
+		}
+	return 0;
+}
+#endif
+
+/* Copies the name of @w->kn into @w->name; -1 if it does not fit. */
+static int kn_name(struct cg_walk *w)
+{
+	const char *name = w->kn->name;
+	int end = 0;
+#ifdef PM_RDONLY_CAST
+	const __u64 *s = (const __u64 *)PM_CAST(name, struct new_utsname)->sysname;
+
+	for (int i = 0; i < PM_NAME_MAX / 8; i++) {
+		w->name[i] = end ? 0 : s[i];
+		if (!end)
+			end = nul_pad(&w->name[i]);
+	}
+#else
+	__builtin_memset(w->name, 0, sizeof(w->name));
+	if (bpf_probe_read_kernel_str(w->name, PM_NAME_MAX, name) < PM_NAME_MAX)
+		end = 1;
+#endif
+	return end ? 1 : -1;
+}
+
+/* One override against the name at w->level. */
+static long ov_step(__u32 o, void *data)
+{
+	struct cg_walk *w = data;
+	const struct pm_override *ov;
+	const __u64 *c;
+
+	o &= PM_OVERRIDES_MAX - 1;
+	ov = &w->pol->ov[o];
+	if (!(w->cand & (1U << o)) || ov->depth < w->level)
+		return 0;
+	if (!w->named)
+		w->named = kn_name(w);
+	c = (const __u64 *)ov->comp[(w->level - 1) & (PM_DEPTH_MAX - 1)];
+	if (w->named < 0)
+		goto mismatch;
+	for (int i = 0; i < PM_NAME_MAX / 8; i++)
+		if (c[i] != w->name[i])
+			goto mismatch;
+	return 0;
+mismatch:
+	w->cand &= ~(1U << o);
+	return 0;
+}
+
+static long cg_step(__u32 i, void *data)
+{
+	struct cg_walk *w = data;
+
+	(void)i;
+	if (w->level <= 0 || !w->kn)
+		return 1;
+	if (w->level <= PM_DEPTH_MAX) {
+		w->named = 0;
+		bpf_loop(PM_OVERRIDES_MAX, ov_step, w, 0);
+	}
+	w->kn = w->kn->parent;
+	w->level--;
+	return 0;
 }
 
 /*
- * The policy for current: that of the deepest cgroup-v2 ancestor (or the
- * cgroup itself) with an override, else the machine's, copied into @out
- * so that one decision reads one policy.  0: none set.
+ * The override for the accessor's cgroup: the deepest one whose path is
+ * the cgroup's or an ancestor's, by name, component by component.
  */
-static int current_policy(struct pm_policy *out, __u64 *scope)
+static long first_bit(__u32 o, void *data)
 {
-	const struct pm_policy *p, *found = NULL;
-	__u64 id;
+	struct cg_walk *w = data;
 
-	*scope = 0;
-	for (int i = 0; i < PM_CGROUP_DEPTH; i++) {
-		id = bpf_get_current_ancestor_cgroup_id(i);
-		if (!id)
-			break;
-		p = bpf_map_lookup_elem(&policy, &id);
-		if (p) {
-			found = p;
-			*scope = id;
-		}
+	if (w->cand & (1U << (o & 31))) {
+		w->level = (int)o;
+		return 1;
 	}
-	if (!found) {
-		id = 0;
-		found = bpf_map_lookup_elem(&policy, &id);
-	}
-	if (!found)
-		return 0;
-	__builtin_memcpy(out, found, sizeof(*out));
-	return 1;
+	return 0;
 }
+
+static int cg_resolve(const struct pm_policy *pol, struct task_struct *cur)
+{
+	struct cgroup *cg = cur->cgroups->dfl_cgrp;
+	struct cg_walk w = { .pol = pol, .kn = cg->kn, .level = cg->level };
+	__u32 lv;
+
+	if (w.level > PM_WALK_MAX)
+		return PM_IDX_STRICTEST;
+	/* the overrides no deeper than the cgroup */
+	lv = (__u32)w.level;
+	if (lv > PM_DEPTH_MAX)
+		lv = PM_DEPTH_MAX;
+	barrier_var(lv);	/* so that the & 31, a bound the verifier sees, stays */
+	w.cand = pol->cand[lv & 31];
+	if (!w.cand)
+		return PM_IDX_MACHINE;
+	bpf_loop(PM_WALK_MAX, cg_step, &w, 0);
+	if (w.level > 0)
+		return PM_IDX_STRICTEST;	/* the walk was cut short */
+	if (!w.cand)
+		return PM_IDX_MACHINE;
+	/* overrides are sorted deepest first: the first match is the deepest */
+	w.level = PM_IDX_MACHINE;
+	bpf_loop(PM_OVERRIDES_MAX, first_bit, &w, 0);
+	return w.level;
+}
+
+/*
+ * The levels for the accessor; *scope the override index (-1: machine).
+ * Without overrides, no cgroup is looked at.
+ */
+static const struct pm_levels *scope_levels(const struct pm_policy *pol,
+					    struct task_struct *cur, short *scope)
+{
+	struct pm_cgroup_match *m, nm;
+	__u64 id;
+	int idx;
+
+	*scope = -1;
+	if (!pol->noverrides)
+		return &pol->machine;
+	id = bpf_get_current_cgroup_id();
+	m = bpf_map_lookup_elem(&cgcache, &id);
+	if (m && m->gen == pol->gen) {
+		idx = m->idx;
+	} else {
+		idx = cg_resolve(pol, cur);
+		nm.gen = pol->gen;
+		nm.idx = idx;
+		bpf_map_update_elem(&cgcache, &id, &nm, BPF_ANY);
+	}
+	if (idx == PM_IDX_STRICTEST) {
+		*scope = PM_OVERRIDES_MAX;
+		return &pol->strictest;
+	}
+	if (idx < 0 || idx >= PM_OVERRIDES_MAX)
+		return &pol->machine;
+	*scope = (short)idx;
+	return &pol->ov[(__u32)idx & (PM_OVERRIDES_MAX - 1)].lv;
+}
+
+/* ---- the target and the tracer test ---- */
 
 /* The file's mm: private_data, without the patched kernel's opener bit. */
 static __always_inline struct mm_struct *file_mm(struct file *file)
@@ -130,18 +315,16 @@ static __always_inline struct mm_struct *file_mm(struct file *file)
 /* pid_task(proc_pid(file_inode(file)), PIDTYPE_PID); NULL if gone. */
 static struct task_struct *file_task(struct file *file)
 {
-	struct inode *inode = file->f_inode;
-	struct proc_inode *pi = (void *)inode -
-		bpf_core_field_offset(struct proc_inode, vfs_inode);
-	struct pid *pid = BPF_CORE_READ(pi, pid);
-	struct hlist_node *first = NULL;
+	struct proc_inode *pi = container_of_cast(file->f_inode, struct proc_inode, vfs_inode);
+	struct pid *pid = RD(pi, pid);
+	struct hlist_node *first;
 
 	if (!pid)
 		return NULL;
-	bpf_core_read(&first, sizeof(first), &pid->tasks[PIDTYPE_PID].first);
+	first = RD(pid, tasks[PIDTYPE_PID].first);
 	if (!first)
 		return NULL;
-	return (void *)first - bpf_core_field_offset(struct task_struct, pid_links);
+	return container_of_cast(first, struct task_struct, pid_links[PIDTYPE_PID]);
 }
 
 /* Is current the active ptracer of @t, and does @t use @mm? */
@@ -149,14 +332,15 @@ static __always_inline int task_tracer(struct task_struct *t,
 				       struct task_struct *cur,
 				       struct mm_struct *mm)
 {
-	return BPF_CORE_READ(t, ptrace) && BPF_CORE_READ(t, mm) == mm &&
-	       BPF_CORE_READ(t, parent) == cur;
+	return RD(t, ptrace) && (__u64)RD(t, mm) == (__u64)mm &&
+	       (__u64)RD(t, parent) == (__u64)cur;
 }
 
 struct walk {
 	struct task_struct *cur;
 	struct mm_struct *mm;
-	struct list_head *head, *node;
+	__u64 head;
+	struct list_head *node;
 	int found;
 };
 
@@ -166,14 +350,14 @@ static long walk_thread(__u32 i, void *data)
 	struct task_struct *t;
 
 	(void)i;
-	if (!w->node || w->node == w->head)
+	if (!w->node || (__u64)w->node == w->head)
 		return 1;
-	t = (void *)w->node - bpf_core_field_offset(struct task_struct, thread_node);
+	t = container_of_cast(w->node, struct task_struct, thread_node);
 	if (task_tracer(t, w->cur, w->mm)) {
 		w->found = 1;
 		return 1;
 	}
-	w->node = BPF_CORE_READ(t, thread_node.next);
+	w->node = RD(t, thread_node.next);
 	return 0;
 }
 
@@ -192,15 +376,14 @@ static int tracer_test(struct task_struct *task, struct task_struct *cur,
 
 	if (!task)
 		return 0;
-	if (BPF_CORE_READ(task, group_leader) != task ||
-	    !(BPF_CORE_READ(task, flags) & PF_EXITING) ||
-	    BPF_CORE_READ(task, mm))
+	if ((__u64)RD(task, group_leader) != (__u64)task ||
+	    !(RD(task, flags) & PF_EXITING) || RD(task, mm))
 		return task_tracer(task, cur, mm);
-	sig = BPF_CORE_READ(task, signal);
+	sig = RD(task, signal);
 	if (!sig)
 		return 0;
-	w.head = (void *)sig + bpf_core_field_offset(struct signal_struct, thread_head);
-	w.node = BPF_CORE_READ(sig, thread_head.next);
+	w.head = (__u64)sig + bpf_core_field_offset(struct signal_struct, thread_head);
+	w.node = RD(sig, thread_head.next);
 	bpf_loop(PM_THREADS_MAX, walk_thread, &w, 0);
 	return w.found;
 }
@@ -219,22 +402,70 @@ static __always_inline int allowed(int level, int self_ok, int tracer)
 	}
 }
 
+/* ---- decisions ---- */
+
 /* One check of one access: what the event reports. */
 struct check {
-	struct pm_policy pol;
+	const struct pm_levels *lv;
 	struct task_struct *task;	/* the task the file names */
-	__u64 scope;			/* cgroup id of pol, 0: machine */
 	int tracer;
+	short scope;
+	int probe;			/* procmem's own probe access */
 };
+
+/*
+ * Is current procmem's probing thread?  Its tid and its start time in
+ * clock ticks (USER_HZ, 100), as /proc/thread-self/stat shows it.
+ */
+static __always_inline int is_probe(const struct pm_config *cfg, struct task_struct *cur)
+{
+	return cfg->probe_tid && (__u32)bpf_get_current_pid_tgid() == cfg->probe_tid &&
+	       cur->start_boottime / (1000000000ULL / 100) == cfg->probe_start;
+}
+
+/* May the accessor's uid put one more event on the denial ring? */
+static int rate_ok(__u32 uid)
+{
+	struct pm_rate *r, init = { .tokens = PM_RATE_BURST - 1 };
+	__u64 now, add;
+
+	if (!uid)
+		return 1;
+	now = bpf_ktime_get_ns();
+	r = bpf_map_lookup_elem(&rate, &uid);
+	if (!r) {
+		init.last_ns = now;
+		bpf_map_update_elem(&rate, &uid, &init, BPF_NOEXIST);
+		return 1;
+	}
+	add = (now - r->last_ns) * PM_RATE_PER_S / 1000000000ULL;
+	if (add) {
+		r->tokens = r->tokens + add > PM_RATE_BURST ? PM_RATE_BURST : r->tokens + add;
+		r->last_ns = now;
+	}
+	if (!r->tokens)
+		return 0;
+	r->tokens--;
+	return 1;
+}
 
 static void emit(const struct check *c, int op, int verdict)
 {
-	struct pm_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	struct task_struct *task = c->task;
-	__u64 id;
+	struct pm_event *e;
+	__u32 uid = (__u32)bpf_get_current_uid_gid();
+	__u64 id, *tc;
 
+	if (verdict == PM_V_ALLOWED) {
+		e = bpf_ringbuf_reserve(&accesses, sizeof(*e), 0);
+	} else if (rate_ok(uid)) {
+		e = bpf_ringbuf_reserve(&denials, sizeof(*e), 0);
+	} else {
+		count(PM_C_LIMITED(verdict));
+		return;
+	}
 	if (!e) {
-		count(PM_C_EVENTS_DROPPED);
+		count(PM_C_DROPPED(verdict));
 		return;
 	}
 	e->ts_ns = bpf_ktime_get_ns();
@@ -243,121 +474,187 @@ static void emit(const struct check *c, int op, int verdict)
 	id = bpf_get_current_pid_tgid();
 	e->pid = id >> 32;
 	e->tid = (__u32)id;
-	e->uid = (__u32)bpf_get_current_uid_gid();
-	e->target_pid = task ? BPF_CORE_READ(task, tgid) : 0;
-	e->target_tid = task ? BPF_CORE_READ(task, pid) : 0;
+	e->uid = uid;
 	e->op = op;
-	e->level = c->pol.level[op & 3];
+	e->level = c->lv->level[op & 3];
 	e->verdict = verdict;
 	e->tracer = c->tracer;
-	e->permissive = c->pol.permissive;
+	e->permissive = c->lv->permissive;
+	e->pad = 0;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	e->target_comm[0] = 0;
-	if (task)
-		BPF_CORE_READ_STR_INTO(&e->target_comm, task, comm);
+	if (task) {
+		e->target_pid = RD(task, tgid);
+		e->target_tid = RD(task, pid);
+		tc = (__u64 *)e->target_comm;
+#ifdef PM_RDONLY_CAST
+		tc[0] = *(__u64 *)&task->comm[0];
+		tc[1] = *(__u64 *)&task->comm[8];
+#else
+		bpf_probe_read_kernel(tc, 16, &task->comm);
+#endif
+	} else {
+		e->target_pid = e->target_tid = 0;
+		__builtin_memset(e->target_comm, 0, sizeof(e->target_comm));
+	}
 	bpf_ringbuf_submit(e, 0);
 }
 
 /* Count and report one decision; the error to return. */
-static int decide(const struct check *c, int op, int ok)
+static int decide(struct pm_config *cfg, const struct check *c, int op, int ok)
 {
-	if (ok) {
-		count(PM_C_ALLOWED + op);
-		emit(c, op, PM_V_ALLOWED);
+	int v = ok ? PM_V_ALLOWED : c->lv->permissive ? PM_V_WOULD_DENY : PM_V_DENIED;
+
+	if (c->probe) {
+		cfg->probe[op & 3] = v + 1;
 		return 0;
 	}
-	if (c->pol.permissive) {
-		count(PM_C_WOULD_DENY + op);
-		emit(c, op, PM_V_WOULD_DENY);
-		return 0;
-	}
-	count(PM_C_DENIED + op);
-	emit(c, op, PM_V_DENIED);
-	return -EACCES;
+	count(PM_C_DECIDED(v, op));
+	if (v != PM_V_ALLOWED || (cfg->flags & PM_F_WATCH_ALLOWED))
+		emit(c, op, v);
+	return v == PM_V_DENIED ? -EACCES : 0;
 }
 
 SEC("lsm/file_open")
 int BPF_PROG(pm_file_open, struct file *file, int ret)
 {
+	struct pm_config *cfg = get_config();
 	struct task_struct *cur, *task;
+	const struct pm_policy *pol;
 	struct mm_struct *mm;
 	struct check c;
-	int self_ok, op = -1, err = 0;
-	__u64 key, at_open;
+	int self_ok, rd, wr, lr, lw, err = 0;
+	__u32 zero = 0;
 
-	if (ret || !is_mem_file(file))
+	if (ret || !cfg || !is_mem_file(cfg, file))
 		return ret;
-	cur = (struct task_struct *)bpf_get_current_task();
+	pol = bpf_map_lookup_elem(&policy, &zero);
 	task = file_task(file);
-	c.task = task;
-	/* The mm mem_open() will take for the file. */
-	mm = task ? BPF_CORE_READ(task, mm) : NULL;
-	c.tracer = tracer_test(c.task, cur, mm);
-	self_ok = BPF_CORE_READ(cur, mm) == mm;
-
-	if (current_policy(&c.pol, &c.scope)) {
-		/* open_read first; if it refuses, open_write is not checked. */
-		if ((file->f_mode & FMODE_READ) &&
-		    !allowed(c.pol.level[PM_OPEN_READ], self_ok, c.tracer))
-			op = PM_OPEN_READ;
-		else if ((file->f_mode & FMODE_WRITE) &&
-			 !allowed(c.pol.level[PM_OPEN_WRITE], self_ok, c.tracer))
-			op = PM_OPEN_WRITE;
-		if (op >= 0)
-			err = decide(&c, op, 0);
-		else
-			decide(&c, file->f_mode & FMODE_WRITE ? PM_OPEN_WRITE : PM_OPEN_READ, 1);
-		if (err)
-			return err;
-	}
-	/*
-	 * write=self is tied to the opener: remember a file opened by a task
-	 * on the target's mm or by its tracer, with that mm.  mem_open()
-	 * takes the mm after this hook; should the target exec in between,
-	 * the file gets the new mm and the record does not match it.
-	 */
-	if (!self_ok && !c.tracer)
+	/* A task gone, or without an mm: mem_open() answers, not the policy. */
+	if (!pol || !task)
 		return 0;
-	key = (__u64)file;
-	at_open = (__u64)mm;
-	if (bpf_map_update_elem(&files, &key, &at_open, BPF_ANY))
-		count(PM_C_FILES_FULL);
+	mm = RD(task, mm);
+	if (!mm)
+		return 0;
+	cur = bpf_get_current_task_btf();
+	c.task = task;
+	c.probe = is_probe(cfg, cur);
+	c.lv = scope_levels(pol, cur, &c.scope);
+	self_ok = (__u64)cur->mm == (__u64)mm;
+	lr = file->f_mode & FMODE_READ ? c.lv->level[PM_OPEN_READ] : PM_ALWAYS;
+	lw = file->f_mode & FMODE_WRITE ? c.lv->level[PM_OPEN_WRITE] : PM_ALWAYS;
+	/* The tracer test only where a level or the opener record asks. */
+	c.tracer = 0;
+	if ((cfg->flags & PM_F_RECORD) || lr == PM_PTRACE || lw == PM_PTRACE ||
+	    (!self_ok && (lr == PM_SELF || lw == PM_SELF)))
+		c.tracer = tracer_test(task, cur, mm);
+	rd = allowed(lr, self_ok, c.tracer);
+	wr = allowed(lw, self_ok, c.tracer);
+	if (c.probe) {			/* both verdicts, enforcing neither */
+		decide(cfg, &c, PM_OPEN_READ, rd);
+		decide(cfg, &c, PM_OPEN_WRITE, wr);
+	} else if (!rd) {		/* open_read refuses: open_write is not asked */
+		err = decide(cfg, &c, PM_OPEN_READ, 0);
+	} else if (!wr) {
+		err = decide(cfg, &c, PM_OPEN_WRITE, 0);
+	} else {
+		decide(cfg, &c, file->f_mode & FMODE_WRITE ? PM_OPEN_WRITE : PM_OPEN_READ, 1);
+	}
+	if (err)
+		return err;
+	/*
+	 * write=self is tied to the opener: while records are taken, a file
+	 * opened by a task on the target's mm or by its tracer is recorded
+	 * with that mm, its f_cred and the epoch; any other record at this
+	 * address (of a file freed unseen) goes.  mem_open() takes the mm
+	 * after this hook; should the target exec in between, the file gets
+	 * the new mm and the record does not match it.
+	 */
+	if (cfg->flags & PM_F_RECORD) {
+		__u64 key = (__u64)file;
+
+		if (self_ok || c.tracer) {
+			struct pm_opener o = {
+				.mm = (__u64)mm, .cred = (__u64)file->f_cred,
+				.epoch = cfg->epoch,
+			};
+
+			if (bpf_map_update_elem(&files, &key, &o, BPF_ANY))
+				count(PM_C_FILES_FULL);
+		} else {
+			bpf_map_delete_elem(&files, &key);
+		}
+	}
 	return 0;
 }
 
 SEC("lsm/file_permission")
 int BPF_PROG(pm_file_permission, struct file *file, int mask, int ret)
 {
+	struct pm_config *cfg;
 	struct task_struct *cur;
+	const struct pm_policy *pol;
 	struct mm_struct *mm;
+	struct pm_opener *o;
 	struct check c;
-	int self_ok;
-	__u64 key, *at_open;
+	int self_ok, level;
+	__u64 key;
+	__u32 zero = 0;
 
-	if (ret || !(mask & MAY_WRITE) || !is_mem_file(file))
+	if (ret || !(mask & MAY_WRITE))
+		return ret;
+	cfg = get_config();
+	if (!cfg || !is_mem_file(cfg, file))
 		return ret;
 	mm = file_mm(file);
 	if (!mm)	/* mem_rw() writes nothing, checks nothing */
 		return 0;
-	if (!current_policy(&c.pol, &c.scope))
+	/* The address space is gone (exec, exit): mem_rw() returns 0. */
+	if (!RD(PM_CAST(mm, struct mm_struct), mm_users.counter))
 		return 0;
-	cur = (struct task_struct *)bpf_get_current_task();
+	pol = bpf_map_lookup_elem(&policy, &zero);
+	if (!pol)
+		return 0;
+	cur = bpf_get_current_task_btf();
+	c.probe = is_probe(cfg, cur);
+	c.lv = scope_levels(pol, cur, &c.scope);
 	c.task = file_task(file);
-	c.tracer = tracer_test(c.task, cur, mm);
-	key = (__u64)file;
-	at_open = bpf_map_lookup_elem(&files, &key);
-	self_ok = BPF_CORE_READ(cur, mm) == mm && at_open &&
-		  *at_open == (__u64)mm;
-	return decide(&c, PM_WRITE,
-		      allowed(c.pol.level[PM_WRITE], self_ok, c.tracer));
+	level = c.lv->level[PM_WRITE];
+	c.tracer = level == PM_SELF || level == PM_PTRACE ? tracer_test(c.task, cur, mm) : 0;
+	self_ok = 0;
+	if (level == PM_SELF && (__u64)cur->mm == (__u64)mm) {
+		key = (__u64)file;
+		o = bpf_map_lookup_elem(&files, &key);
+		self_ok = o && o->mm == (__u64)mm && o->cred == (__u64)file->f_cred &&
+			  o->epoch == cfg->epoch && (cfg->flags & PM_F_RECORD);
+	}
+	return decide(cfg, &c, PM_WRITE, allowed(level, self_ok, c.tracer));
 }
 
 SEC("lsm/file_free_security")
 int BPF_PROG(pm_file_free, struct file *file)
 {
+	struct pm_config *cfg = get_config();
 	__u64 key = (__u64)file;
 
-	if (is_mem_file(file))
+	if (cfg && is_mem_file(cfg, file))
 		bpf_map_delete_elem(&files, &key);
 	return 0;
+}
+
+/*
+ * Attached by procmem only while it opens its own /proc/self/mem (or
+ * another proc file, to check that the two differ): the f_op of the file
+ * with the inode number procmem asked for, opened by its thread.
+ */
+SEC("lsm/file_open")
+int BPF_PROG(pm_calibrate, struct file *file, int ret)
+{
+	struct pm_config *cfg = get_config();
+	struct inode *inode = file->f_inode;
+
+	if (!cfg || !cfg->cal_tid || (__u32)bpf_get_current_pid_tgid() != cfg->cal_tid)
+		return ret;
+	if (inode->i_ino == cfg->cal_ino && inode->i_sb->s_magic == PROC_SUPER_MAGIC)
+		cfg->cal_fops = (__u64)file->f_op;
+	return ret;
 }

@@ -6,7 +6,7 @@
  * libbpf resolves at load time against the running kernel's own BTF
  * (/sys/kernel/btf/vmlinux): the object does not depend on the kernel it
  * was built on, only the field names below must exist in the kernel it
- * runs on (6.1 and 6.12 checked).  A generated vmlinux.h would be 100k
+ * runs on (6.1 and 6.12 checked; tests/enforcer loads it on both).  A generated vmlinux.h would be 100k
  * lines tied to one kernel build and would need that kernel at build
  * time; these ~60 lines are reviewable.
  */
@@ -29,11 +29,24 @@ struct hlist_head {
 	struct hlist_node *first;
 };
 
-struct mm_struct;
 struct file_operations;
+struct cred;
+
+typedef struct {
+	int counter;
+} atomic_t;
+
+struct mm_struct {
+	atomic_t mm_users;
+};
+
+struct super_block {
+	unsigned long s_magic;
+};
 
 struct inode {
 	unsigned long i_ino;
+	struct super_block *i_sb;
 };
 
 struct file {
@@ -41,6 +54,26 @@ struct file {
 	const struct file_operations *f_op;
 	unsigned int f_mode;
 	void *private_data;
+	const struct cred *f_cred;
+};
+
+struct kernfs_node {
+	struct kernfs_node *parent;
+	const char *name;
+};
+
+struct cgroup {
+	struct kernfs_node *kn;
+	int level;
+};
+
+struct css_set {
+	struct cgroup *dfl_cgrp;
+};
+
+/* Only as a type to read a name through: its first member is char[65]. */
+struct new_utsname {
+	char sysname[65];
 };
 
 enum pid_type { PIDTYPE_PID, PIDTYPE_TGID, PIDTYPE_PGID, PIDTYPE_SID, PIDTYPE_MAX };
@@ -69,6 +102,8 @@ struct task_struct {
 	struct hlist_node pid_links[PIDTYPE_MAX];
 	struct list_head thread_node;
 	struct signal_struct *signal;
+	struct css_set *cgroups;
+	unsigned long long start_boottime;
 	char comm[16];
 };
 

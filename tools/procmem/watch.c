@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * procmem watch: mem file accesses as they are decided, from the
+ * enforcer's ring buffers (denials and would-denies; with --all the
+ * allowed accesses too, from a ring of their own) or, on the patched
+ * kernel without the enforcer, from its tracepoint proc_mem_deny.
+ * Events lost are reported per verdict: those a full ring dropped and
+ * those over a uid's event rate.
+ */
+#include "procmem.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop;
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+struct watch {
+	int json;
+	long count, seen;
+	long long mono_to_real;		/* ns to add to a ktime */
+	struct pm_policy pol;		/* for the scope's path */
+	int have_policy;
+};
+
+static const char *const verdicts[] = { "allowed", "denied", "would-deny" };
+
+static void text_str(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && s[i]; i++)
+		putchar((unsigned char)s[i] < 0x20 || s[i] == 0x7f || s[i] == ' ' ? '?' : s[i]);
+}
+
+/* One access, from either source; -1 (or NULL): the source lacks it. */
+struct access {
+	long long ts_ns;		/* CLOCK_MONOTONIC */
+	const char *op, *level, *verdict, *scope;
+	int permissive, tracer;
+	long long pid, tid, uid, target_pid, target_tid, cgroup;
+	const char *comm, *target_comm;
+};
+
+static void json_num(const char *key, long long v)
+{
+	if (v < 0)
+		printf(", \"%s\": null", key);
+	else
+		printf(", \"%s\": %lld", key, v);
+}
+
+static void print_access(const struct watch *w, const struct access *a)
+{
+	long long real = a->ts_ns + w->mono_to_real;
+	time_t sec = (time_t)(real / 1000000000);
+	char when[40];
+	struct tm tm;
+
+	gmtime_r(&sec, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+	if (w->json) {
+		printf("{\"time\": \"%s.%06lldZ\", \"op\": \"%s\", \"level\": \"%s\", "
+		       "\"verdict\": \"%s\", \"permissive\": %d", when, real % 1000000000 / 1000,
+		       a->op, a->level, a->verdict, a->permissive);
+		json_num("pid", a->pid);
+		json_num("tid", a->tid);
+		json_num("uid", a->uid);
+		printf(", \"comm\": ");
+		json_str(stdout, a->comm);
+		json_num("cgroup", a->cgroup);
+		printf(", \"scope\": ");
+		json_str(stdout, a->scope);
+		json_num("target_pid", a->target_pid);
+		json_num("target_tid", a->target_tid);
+		printf(", \"target_comm\": ");
+		json_str(stdout, a->target_comm);
+		printf(", \"tracer\": %s}\n", a->tracer ? "true" : "false");
+	} else {
+		printf("%s.%06lldZ %-10s %-6s %-10s pid %lld uid %lld comm ", when,
+		       real % 1000000000 / 1000, a->op, a->level, a->verdict, a->pid, a->uid);
+		text_str(a->comm, 16);
+		if (a->cgroup < 0)
+			printf(" cgroup -");
+		else
+			printf(" cgroup %lld", a->cgroup);
+		printf(" target %lld comm ", a->target_pid);
+		text_str(a->target_comm, 16);
+		printf(" tracer %d%s\n", a->tracer, a->permissive ? " permissive" : "");
+	}
+	fflush(stdout);
+}
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct watch *w = ctx;
+	const struct pm_event *e = data;
+	char comm[17], tcomm[17], scope[PM_DEPTH_MAX * PM_NAME_MAX + 1] = "machine";
+	struct access a;
+
+	/* libbpf 1.1 goes on after a positive return: stop printing. */
+	if (size < sizeof(*e) || (w->count && w->seen >= w->count))
+		return 0;
+	snprintf(comm, sizeof(comm), "%.16s", e->comm);
+	snprintf(tcomm, sizeof(tcomm), "%.16s", e->target_comm);
+	if (e->scope == PM_OVERRIDES_MAX)
+		snprintf(scope, sizeof(scope), "strictest (cgroup too deep)");
+	else if (e->scope >= 0 && w->have_policy && e->scope < w->pol.noverrides)
+		pm_path_join(&w->pol.ov[e->scope], scope, sizeof(scope));
+	else if (e->scope >= 0)
+		snprintf(scope, sizeof(scope), "override %d", e->scope);
+	a = (struct access){
+		.ts_ns = (long long)e->ts_ns, .op = op_names[e->op % PM_NOPS],
+		.level = level_name((enum level)(e->level & 3)),
+		.verdict = verdicts[e->verdict % 3], .permissive = e->permissive,
+		.tracer = e->tracer, .pid = e->pid, .tid = e->tid, .uid = e->uid,
+		.target_pid = e->target_pid, .target_tid = e->target_tid,
+		.cgroup = (long long)e->cgroup_id, .scope = scope,
+		.comm = comm, .target_comm = tcomm,
+	};
+	print_access(w, &a);
+	w->seen++;
+	return w->count && w->seen >= w->count ? 1 : 0;
+}
+
+/* Events lost since the last report, per verdict: @d dropped (ring
+ * full), @l limited (over a uid's rate). */
+static void report_drops(const struct watch *w, const unsigned long long *d,
+			 const unsigned long long *l, int before)
+{
+	if (w->json) {
+		printf("{\"dropped\": {\"denied\": %llu, \"would-deny\": %llu, \"allowed\": %llu}, "
+		       "\"limited\": {\"denied\": %llu, \"would-deny\": %llu}, \"before_start\": %s}\n",
+		       d[PM_V_DENIED], d[PM_V_WOULD_DENY], d[PM_V_ALLOWED],
+		       l[PM_V_DENIED], l[PM_V_WOULD_DENY], before ? "true" : "false");
+	} else {
+		printf("dropped:   denied %llu would-deny %llu allowed %llu (ring buffer full), "
+		       "limited: denied %llu would-deny %llu (over a uid's event rate)%s\n",
+		       d[PM_V_DENIED], d[PM_V_WOULD_DENY], d[PM_V_ALLOWED],
+		       l[PM_V_DENIED], l[PM_V_WOULD_DENY],
+		       before ? " before this watch started" : "");
+	}
+	fflush(stdout);
+}
+
+/* Reports the events lost since @seen (PM_C_NR counters), then moves it on. */
+static void drops_since(const struct watch *w, int cfd, unsigned long long *seen, int before)
+{
+	unsigned long long n[PM_C_NR], d[PM_NVERDICTS], l[PM_NVERDICTS], any = 0;
+
+	if (pm_counters(cfd, n))
+		return;
+	for (int v = 0; v < PM_NVERDICTS; v++) {
+		d[v] = n[PM_C_DROPPED(v)] - seen[PM_C_DROPPED(v)];
+		l[v] = n[PM_C_LIMITED(v)] - seen[PM_C_LIMITED(v)];
+		any |= d[v] | l[v];
+	}
+	if (any)
+		report_drops(w, d, l, before);
+	memcpy(seen, n, sizeof(n));
+}
+
+/* A trace_pipe line: an event printed, or the events the buffer lost. */
+static int tp_line(void *ctx, char *line)
+{
+	struct watch *w = ctx;
+	unsigned long lost;
+	struct tp_record r;
+	struct access a;
+	int rc = tp_parse(line, &r, &lost);
+
+	if (rc == 0 && lost) {
+		unsigned long long d[PM_NVERDICTS] = { 0, lost, 0 }, l[PM_NVERDICTS] = { 0 };
+
+		report_drops(w, d, l, 0);
+	} else if (rc < 0) {
+		fprintf(stderr, "procmem: watch: a tracepoint line that does not parse\n");
+	} else if (rc > 0) {
+		a = (struct access){
+			.ts_ns = r.ts_ns, .op = r.op, .level = r.level,
+			.verdict = r.permissive ? "would-deny" : "denied",
+			.permissive = r.permissive, .tracer = r.tracer,
+			.pid = r.pid, .tid = -1, .uid = r.uid,
+			.target_pid = r.target_pid, .target_tid = -1,
+			.cgroup = -1, .scope = NULL,
+			.comm = r.comm, .target_comm = r.target_comm,
+		};
+		print_access(w, &a);
+		w->seen++;
+	}
+	return w->count && w->seen >= w->count;
+}
+
+/*
+ * The patched kernel without the enforcer: its own tracepoint, which
+ * fires on denials and (permissive) would-denies, not on allowed
+ * accesses; it does not record tids or cgroups.
+ */
+static int watch_tracepoint(struct watch *w)
+{
+	struct linebuf l = { .len = 0 };
+	char inst[128], err[256];
+	int fd;
+
+	fd = tp_open("watch", inst, sizeof(inst), err, sizeof(err));
+	if (fd < 0)
+		return pm_refuse(EXIT_NORUN, "%s", err);
+	fprintf(stderr, "procmem: watching the tracepoint proc_mem:proc_mem_deny "
+		"(denials and would-denies only)\n");
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	while (!stop && !(w->count && w->seen >= w->count)) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		if (poll(&p, 1, 500) > 0 && lines_read(&l, fd, tp_line, w) < 0)
+			break;
+	}
+	tp_close(fd, inst);
+	return EXIT_OK;
+}
+
+/* --all: allowed accesses on their ring, and the write hook attached
+ * for as long as this watch runs (a link of its own, not pinned). */
+static int want_allowed(struct pm_state *st, int on, int *link)
+{
+	struct pm_config c;
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(st->map[PM_MAP_CONFIG], &zero, &c))
+		return -1;
+	if (on)
+		c.flags |= PM_F_WATCH_ALLOWED;
+	else
+		c.flags &= ~PM_F_WATCH_ALLOWED;
+	if (on && st->prog[PM_HOOK_PERMISSION] >= 0)
+		*link = bpf_link_create(st->prog[PM_HOOK_PERMISSION], 0, BPF_LSM_MAC, NULL);
+	if (!on && *link >= 0) {
+		close(*link);
+		*link = -1;
+	}
+	return bpf_map_update_elem(st->map[PM_MAP_CONFIG], &zero, &c, BPF_ANY);
+}
+
+static int parse_watch(int argc, char **argv, struct watch *w, int *all)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			w->json = 1;
+			break;
+		case 'a':
+			*all = 1;
+			break;
+		case 'c':
+			errno = 0;
+			w->count = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || w->count < 1) {
+				fprintf(stderr, "procmem: watch: --count takes a positive number, not '%s'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			fputs("usage: procmem watch [--json] [--count N] [--all]\n"
+			      "Denials and would-denies of /proc/PID/mem accesses as they are decided;\n"
+			      "--all: allowed accesses too.  Exit status: 0, 2 usage, 3 nothing to watch\n"
+			      "(no enforcer, no proc_mem tracepoint) or another watch is reading.\n", stdout);
+			return -1;
+		case ':':
+			fprintf(stderr, "procmem: watch: %s needs a value\n", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			fprintf(stderr, "procmem: watch: unknown option '%s'\nTry 'procmem watch --help'.\n",
+				argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "procmem: watch: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int cmd_watch(int argc, char **argv)
+{
+	struct watch w = { 0 };
+	struct ring_buffer *rb = NULL;
+	struct timespec mono, real;
+	struct pm_state st;
+	unsigned long long seen[PM_C_NR] = { 0 };
+	int all = 0, lfd, link = -1, err = 0, rc;
+
+	rc = parse_watch(argc, argv, &w, &all);
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	if (geteuid() != 0)
+		return pm_refuse(EXIT_NOT_ROOT, "watch needs root");
+	pm_bpffs();
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_REALTIME, &real);
+	w.mono_to_real = (real.tv_sec - mono.tv_sec) * 1000000000LL +
+			 (real.tv_nsec - mono.tv_nsec);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!enforcer_loaded()) {
+		if (tp_available())
+			return watch_tracepoint(&w);
+		return pm_refuse(EXIT_NORUN, "the enforcer is not loaded (procmem enforce) "
+				 "and this kernel has no proc_mem tracepoint");
+	}
+	/*
+	 * A ring buffer has one reader: two watchers would each see part of
+	 * the events.  The lock is on the pin directory, so it lives as long
+	 * as this enforcer does.
+	 */
+	lfd = open(PM_PIN_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (lfd < 0)
+		return pm_refuse(EXIT_NORUN, "cannot open %s: %s", PM_PIN_DIR, strerror(errno));
+	if (flock(lfd, LOCK_EX | LOCK_NB)) {
+		err = errno;
+		close(lfd);
+		if (err == EWOULDBLOCK)
+			return pm_refuse(EXIT_NORUN, "another procmem watch is reading the events");
+		return pm_refuse(EXIT_NORUN, "cannot lock %s: %s", PM_PIN_DIR, strerror(err));
+	}
+	if (pm_state_open(&st) || st.map[PM_MAP_DENIALS] < 0 || st.map[PM_MAP_ACCESSES] < 0 ||
+	    st.map[PM_MAP_COUNTERS] < 0 || st.map[PM_MAP_CONFIG] < 0) {
+		pm_state_close(&st);
+		close(lfd);
+		return pm_refuse(EXIT_NORUN, "cannot open the pinned maps: %s", strerror(errno));
+	}
+	w.pol = st.pol;
+	w.have_policy = st.have_policy;
+	/* nobody read the rings before: say what they lost first */
+	drops_since(&w, st.map[PM_MAP_COUNTERS], seen, 1);
+	rb = ring_buffer__new(st.map[PM_MAP_DENIALS], on_event, &w, NULL);
+	if (rb && all && ring_buffer__add(rb, st.map[PM_MAP_ACCESSES], on_event, &w))
+		err = -errno;
+	if (!rb || err || (all && want_allowed(&st, 1, &link))) {
+		rc = pm_refuse(EXIT_NORUN, "cannot read the ring buffers: %s", strerror(errno));
+		goto out;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	while (!stop && !(w.count && w.seen >= w.count)) {
+		err = ring_buffer__poll(rb, 500);
+		if (err < 0 && err != -EINTR)
+			break;
+		err = 0;
+		drops_since(&w, st.map[PM_MAP_COUNTERS], seen, 0);
+	}
+	if (err)
+		rc = pm_refuse(EXIT_NORUN, "ring buffer: %s", strerror(-err));
+out:
+	if (all)
+		want_allowed(&st, 0, &link);
+	ring_buffer__free(rb);
+	pm_state_close(&st);
+	close(lfd);
+	return rc;
+}
