@@ -52,6 +52,8 @@ enum operation {
 	WR_RO,		/* write a read-only page */
 	WR_TEXT,	/* write the target's read-only executable text */
 	WR_DETACH,	/* tracer: open while attached, detach, write text */
+	WR_EXEC,	/* tracer: open while attached, the target execs, write */
+	WR_EXIT,	/* tracer: open while attached, the target exits, write */
 	NR_OPERATIONS
 };
 
@@ -68,7 +70,7 @@ enum operation {
  * tracerfd  the same, but the fd was opened by the target's active ptracer
  *           (PTRACE_SEIZE, left running and attached).
  * Columns are the operations in enum order:
- *   open_ro open_rw rd_rw wr_rw rd_none wr_ro wr_text wr_detach
+ *   open_ro open_rw rd_rw wr_rw rd_none wr_ro wr_text wr_detach wr_exec wr_exit
  *
  * deputy: the open is the parent's, so the open_* rows are the parent's
  * (open_read/open_write at self, ptrace and never refuse it).  The access
@@ -86,7 +88,12 @@ enum operation {
  * admits it (write=self, force=self: '+'), `ptrace` does not (the target
  * is not its own tracer), so at ptrace and never it is refused like the
  * deputy.
- * wr_detach applies to the tracer only.  A stock kernel has no `self`
+ * wr_detach, wr_exec and wr_exit apply to the tracer only.  wr_exec and
+ * wr_exit write through a tracer's fd whose target exec'd or exited: its
+ * mm is gone, so there is nothing to decide and stock's answer holds at
+ * every level: 0 bytes ('0', end of file: gdb takes it for "the process
+ * is gone"), and no denial counted; only the open can be refused.
+ * A stock kernel has no `self`
  * level; its force_override=always|ptrace|never are held to the force
  * rows like ours.
  */
@@ -94,23 +101,23 @@ static const struct {
 	const char *op, *level;
 	const char *outcome[NR_ACCESSORS];
 } expected[] = {
-	/*  policy                   self        tracer      parent      inherit     otheruid    deputy      tracerfd */
-	{ "open_read", "always",{ "+++++++-", "++++++++", "+++++++-", "+++++++-", "AAAAAAA-", "+++++++-", "+++++++-" } },
-	{ "open_read", "self",  { "+++++++-", "++++++++", "AAA+A++-", "+++++++-", "AAAAAAA-", "AAA+A++-", "+++++++-" } },
-	{ "open_read", "ptrace",{ "AAA+A++-", "++++++++", "AAA+A++-", "AAA+A++-", "AAAAAAA-", "AAA+A++-", "+++++++-" } },
-	{ "open_read", "never", { "AAA+A++-", "AAA+A+++", "AAA+A++-", "AAA+A++-", "AAAAAAA-", "AAA+A++-", "AAA+A++-" } },
-	{ "open_write","always",{ "+++++++-", "++++++++", "+++++++-", "+++++++-", "AAAAAAA-", "+++++++-", "+++++++-" } },
-	{ "open_write","self",  { "+++++++-", "++++++++", "+A+A+AA-", "+++++++-", "AAAAAAA-", "+A+A+AA-", "+++++++-" } },
-	{ "open_write","ptrace",{ "+A+A+AA-", "++++++++", "+A+A+AA-", "+A+A+AA-", "AAAAAAA-", "+A+A+AA-", "+++++++-" } },
-	{ "open_write","never", { "+A+A+AA-", "+A+A+AAA", "+A+A+AA-", "+A+A+AA-", "AAAAAAA-", "+A+A+AA-", "+A+A+AA-" } },
-	{ "write",     "always",{ "+++++++-", "++++++++", "+++++++-", "+++++++-", "AAAAAAA-", "+++++++-", "+++++++-" } },
-	{ "write",     "self",  { "+++++++-", "+++++++A", "+++A+AA-", "+++A+AA-", "AAAAAAA-", "+++A+AA-", "+++++++-" } },
-	{ "write",     "ptrace",{ "+++A+AA-", "+++++++A", "+++A+AA-", "+++A+AA-", "AAAAAAA-", "+++A+AA-", "+++A+AA-" } },
-	{ "write",     "never", { "+++A+AA-", "+++A+AAA", "+++A+AA-", "+++A+AA-", "AAAAAAA-", "+++A+AA-", "+++A+AA-" } },
-	{ "force",     "always",{ "+++++++-", "++++++++", "+++++++-", "+++++++-", "AAAAAAA-", "+++++++-", "+++++++-" } },
-	{ "force",     "self",  { "+++++++-", "+++++++I", "++++III-", "++++III-", "AAAAAAA-", "++++III-", "+++++++-" } },
-	{ "force",     "ptrace",{ "++++III-", "+++++++I", "++++III-", "++++III-", "AAAAAAA-", "++++III-", "++++III-" } },
-	{ "force",     "never", { "++++III-", "++++IIII", "++++III-", "++++III-", "AAAAAAA-", "++++III-", "++++III-" } },
+	/*  policy                   self          tracer        parent        inherit       otheruid      deputy        tracerfd */
+	{ "open_read", "always",{ "+++++++---", "++++++++00", "+++++++---", "+++++++---", "AAAAAAA---", "+++++++---", "+++++++---" } },
+	{ "open_read", "self",  { "+++++++---", "++++++++00", "AAA+A++---", "+++++++---", "AAAAAAA---", "AAA+A++---", "+++++++---" } },
+	{ "open_read", "ptrace",{ "AAA+A++---", "++++++++00", "AAA+A++---", "AAA+A++---", "AAAAAAA---", "AAA+A++---", "+++++++---" } },
+	{ "open_read", "never", { "AAA+A++---", "AAA+A+++00", "AAA+A++---", "AAA+A++---", "AAAAAAA---", "AAA+A++---", "AAA+A++---" } },
+	{ "open_write","always",{ "+++++++---", "++++++++00", "+++++++---", "+++++++---", "AAAAAAA---", "+++++++---", "+++++++---" } },
+	{ "open_write","self",  { "+++++++---", "++++++++00", "+A+A+AA---", "+++++++---", "AAAAAAA---", "+A+A+AA---", "+++++++---" } },
+	{ "open_write","ptrace",{ "+A+A+AA---", "++++++++00", "+A+A+AA---", "+A+A+AA---", "AAAAAAA---", "+A+A+AA---", "+++++++---" } },
+	{ "open_write","never", { "+A+A+AA---", "+A+A+AAAAA", "+A+A+AA---", "+A+A+AA---", "AAAAAAA---", "+A+A+AA---", "+A+A+AA---" } },
+	{ "write",     "always",{ "+++++++---", "++++++++00", "+++++++---", "+++++++---", "AAAAAAA---", "+++++++---", "+++++++---" } },
+	{ "write",     "self",  { "+++++++---", "+++++++A00", "+++A+AA---", "+++A+AA---", "AAAAAAA---", "+++A+AA---", "+++++++---" } },
+	{ "write",     "ptrace",{ "+++A+AA---", "+++++++A00", "+++A+AA---", "+++A+AA---", "AAAAAAA---", "+++A+AA---", "+++A+AA---" } },
+	{ "write",     "never", { "+++A+AA---", "+++A+AAA00", "+++A+AA---", "+++A+AA---", "AAAAAAA---", "+++A+AA---", "+++A+AA---" } },
+	{ "force",     "always",{ "+++++++---", "++++++++00", "+++++++---", "+++++++---", "AAAAAAA---", "+++++++---", "+++++++---" } },
+	{ "force",     "self",  { "+++++++---", "+++++++I00", "++++III---", "++++III---", "AAAAAAA---", "++++III---", "+++++++---" } },
+	{ "force",     "ptrace",{ "++++III---", "+++++++I00", "++++III---", "++++III---", "AAAAAAA---", "++++III---", "++++III---" } },
+	{ "force",     "never", { "++++III---", "++++IIII00", "++++III---", "++++III---", "AAAAAAA---", "++++III---", "++++III---" } },
 };
 
 static const char *const accessor_names[NR_ACCESSORS] = {
@@ -119,7 +126,7 @@ static const char *const accessor_names[NR_ACCESSORS] = {
 
 static const char *const operation_names[NR_OPERATIONS] = {
 	"open_ro", "open_rw", "rd_rw", "wr_rw", "rd_none", "wr_ro", "wr_text",
-	"wr_detach",
+	"wr_detach", "wr_exec", "wr_exit",
 };
 
 #define RW_BYTE		0x11
@@ -158,7 +165,8 @@ static char expected_outcome(enum accessor acc, enum operation op,
 
 static char outcome_of(int err)
 {
-	return err == 0 ? '+' : err == EACCES ? 'A' : err == EIO ? 'I' : 'E';
+	return err == 0 ? '+' : err == EACCES ? 'A' : err == EIO ? 'I' :
+	       err == ENODATA ? '0' : 'E';
 }
 
 #define SYS		"/proc/sys/kernel/proc_mem/"
@@ -247,7 +255,7 @@ static unsigned char *op_address(const struct pages *p, enum operation op)
 /*
  * The access part of an operation, on an fd already open with op_flags():
  * 0 on success with the right data, else a positive errno (EBADMSG for
- * wrong data).
+ * wrong data, ENODATA for 0 bytes: end of file).
  */
 static int access_op(int fd, const struct pages *p, enum operation op)
 {
@@ -262,11 +270,11 @@ static int access_op(int fd, const struct pages *p, enum operation op)
 	case RD_NONE:
 		n = pread(fd, &byte, 1, (off_t)(uintptr_t)addr);
 		if (n != 1)
-			return n < 0 ? errno : EBADMSG;
+			return n < 0 ? errno : n ? EBADMSG : ENODATA;
 		return byte == (op == RD_RW ? RW_BYTE : NONE_BYTE) ? 0 : EBADMSG;
 	default:
 		n = pwrite(fd, &byte, 1, (off_t)(uintptr_t)addr);
-		return n == 1 ? 0 : n < 0 ? errno : EBADMSG;
+		return n == 1 ? 0 : n < 0 ? errno : n ? EBADMSG : ENODATA;
 	}
 }
 
@@ -320,6 +328,36 @@ static int inherited_access(pid_t unused, const struct pages *p,
 	    !WIFEXITED(status))
 		return ECHILD;
 	return WEXITSTATUS(status);
+}
+
+/*
+ * wr_exec, wr_exit: the tracer opens the stopped target's mem, then the
+ * target execs (told through @sock; PTRACE_O_TRACEEXEC stops it when the
+ * exec is done) or is killed and reaped, and the tracer writes through
+ * the old fd.
+ */
+static int tracer_stale_write(pid_t *pid, const struct pages *p,
+			      enum operation op, int sock)
+{
+	int fd = open_mem(*pid, O_WRONLY), err, status;
+
+	if (fd < 0)
+		return -fd;
+	if (op == WR_EXEC) {
+		if (ptrace(PTRACE_SETOPTIONS, *pid, 0, PTRACE_O_TRACEEXEC) ||
+		    ptrace(PTRACE_CONT, *pid, 0, 0) || write(sock, "x", 1) != 1 ||
+		    waitpid(*pid, &status, 0) != *pid || !WIFSTOPPED(status)) {
+			close(fd);
+			return ECHILD;
+		}
+	} else {
+		kill(*pid, SIGKILL);
+		waitpid(*pid, NULL, 0);
+		*pid = -1;
+	}
+	err = access_op(fd, p, WR_TEXT);
+	close(fd);
+	return err;
 }
 
 static int tracer_detached_write(pid_t pid, const struct pages *p)
@@ -409,6 +447,13 @@ static void start_target(struct _test_data_mem *self, enum accessor acc,
 		}
 		if (write(self->report[1], &err, sizeof(err)) != sizeof(err))
 			_exit(1);
+		if (op == WR_EXEC) {	/* a new mm, when the tracer says */
+			char c;
+
+			if (read(self->sock[1], &c, 1) == 1)
+				execl("/bin/sleep", "sleep", "1000", (char *)NULL);
+			_exit(1);
+		}
 		for (;;)
 			pause();
 	}
@@ -481,6 +526,9 @@ static void run_case(struct __test_metadata *_metadata,
 		ASSERT_EQ(self->target, waitpid(self->target, &status, 0));
 		if (op == WR_DETACH)
 			err = tracer_detached_write(self->target, &self->p);
+		else if (op == WR_EXEC || op == WR_EXIT)
+			err = tracer_stale_write(&self->target, &self->p, op,
+						 self->sock[0]);
 		else
 			err = open_and_access(self->target, &self->p, op);
 		break;
@@ -538,5 +586,7 @@ TEST_F(mem, rd_none) { run_case(_metadata, self, variant->accessor, RD_NONE); }
 TEST_F(mem, wr_ro) { run_case(_metadata, self, variant->accessor, WR_RO); }
 TEST_F(mem, wr_text) { run_case(_metadata, self, variant->accessor, WR_TEXT); }
 TEST_F(mem, wr_detach) { run_case(_metadata, self, variant->accessor, WR_DETACH); }
+TEST_F(mem, wr_exec) { run_case(_metadata, self, variant->accessor, WR_EXEC); }
+TEST_F(mem, wr_exit) { run_case(_metadata, self, variant->accessor, WR_EXIT); }
 
 TEST_HARNESS_MAIN
