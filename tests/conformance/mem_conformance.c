@@ -21,7 +21,9 @@
  * PM_PERMISSIVE=1 (proc_mem.permissive=1) every case must behave as under
  * "always" and each denial of PM_LEVEL be counted as a would-deny instead.
  * With PM_SHOW=1 every measured outcome is also logged, one line
- * "outcome ACCESSOR OPERATION GOT WANT" each, for tests/conformance/demo.
+ * "outcome ACCESSOR OPERATION GOT WANT DENY" each (DENY: the row's
+ * outcome, WANT with permissive mode's "always" in its place), for
+ * tests/conformance/demo and tests/enforcer/guest.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -551,8 +553,8 @@ static void run_case(struct __test_metadata *_metadata,
 	if (got == '+' && op_flags(op) == O_WRONLY && !written(self, op))
 		got = 'W';	/* the write said yes, but nothing changed */
 	if (getenv("PM_SHOW"))
-		TH_LOG("outcome %s %s %c %c", accessor_names[acc],
-		       operation_names[op], got, want);
+		TH_LOG("outcome %s %s %c %c %c", accessor_names[acc],
+		       operation_names[op], got, want, deny);
 	EXPECT_EQ(want, got) {
 		TH_LOG("%s: want '%c', got '%c' (errno %d: %s)",
 		       operation_names[op], want, got, err, strerror(err));

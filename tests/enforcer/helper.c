@@ -19,6 +19,10 @@
  *                               writes N", the opens of mem files and
  *                               the writes through open ones, each of
  *                               which the enforcer must count once
+ *   enforcer_helper badlevels   writes levels 7, 255 and 4, which the
+ *                               programs do not know, into the machine's
+ *                               levels of the pinned policy map, as root
+ *                               could without procmem
  *   enforcer_helper bench N [OBJ]  N of each: write(2) of 1 byte to /dev/null,
  *                               pread(2) of 1 byte of a tmpfs file,
  *                               open+close of /proc/CHILD/mem and pwrite
@@ -30,6 +34,7 @@
  *                               with OBJ, a BPF object whose programs
  *                               are attached for the bench's duration
  */
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -44,6 +49,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "enforcer.h"
 
 static volatile unsigned char var = 1;
 
@@ -360,8 +367,31 @@ out:
 	return ret;
 }
 
+static int badlevels(void)
+{
+	static struct pm_policy p;
+	int fd = bpf_obj_get("/sys/fs/bpf/procmem/policy");
+	__u32 zero = 0;
+
+	if (fd < 0 || bpf_map_lookup_elem(fd, &zero, &p)) {
+		perror("policy map");
+		return 1;
+	}
+	p.machine.level[0] = 7;
+	p.machine.level[1] = 255;
+	p.machine.level[2] = 4;
+	p.gen++;
+	if (bpf_map_update_elem(fd, &zero, &p, BPF_ANY)) {
+		perror("policy map update");
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "badlevels"))
+		return badlevels();
 	if (argc == 3 && !strcmp(argv[1], "bench"))
 		return bench(atol(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "bench"))

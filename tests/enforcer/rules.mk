@@ -7,9 +7,9 @@ ENFORCER_FLOOR  := build/tests/floor.bpf.o
 BINS   += $(ENFORCER_HELPER) $(ENFORCER_FLOOR)
 CHECKS += tests/enforcer/run
 
-$(ENFORCER_HELPER): tests/enforcer/helper.c
+$(ENFORCER_HELPER): tests/enforcer/helper.c tools/procmem/bpf/enforcer.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< -lpthread -lbpf
+	$(CC) $(CFLAGS) -Itools/procmem/bpf -o $@ $< -lpthread -lbpf
 
 $(ENFORCER_FLOOR): tests/enforcer/floor.bpf.c tools/procmem/bpf/vmlinux.h
 	@mkdir -p $(@D)

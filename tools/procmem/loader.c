@@ -277,13 +277,13 @@ int pm_state_open(struct pm_state *st)
 	for (int i = 0; i < PM_NMAPS; i++) {
 		st->map[i] = pin_get(PM_PIN_DIR, "", pm_map_names[i]);
 		if (st->map[i] < 0)
-			addf(st->missing, sizeof(st->missing), "%smap %s", pm_map_names[i]);
+			addf(st->missing, sizeof(st->missing), "%s%s", pm_map_names[i]);
 	}
 	for (int i = 0; i < PM_NHOOKS; i++) {
 		st->prog[i] = pin_get(PM_PIN_DIR, "prog_", pm_hook_names[i]);
 		st->link[i] = pin_get(PM_PIN_DIR, "", pm_hook_names[i]);
 		if (st->prog[i] < 0)
-			addf(st->missing, sizeof(st->missing), "%sprogram %s", pm_hook_names[i]);
+			addf(st->missing, sizeof(st->missing), "%sprog_%s", pm_hook_names[i]);
 	}
 	if (st->map[PM_MAP_CONFIG] >= 0 &&
 	    !bpf_map_lookup_elem(st->map[PM_MAP_CONFIG], &zero, &st->cfg))
@@ -298,7 +298,7 @@ int pm_state_open(struct pm_state *st)
 	need = st->have_policy ? pm_hooks_needed(&st->pol) : 1U << PM_HOOK_OPEN;
 	for (int i = 0; i < PM_NHOOKS; i++)
 		if ((need & (1U << i)) && st->link[i] < 0)
-			addf(st->missing, sizeof(st->missing), "%slink %s", pm_hook_names[i]);
+			addf(st->missing, sizeof(st->missing), "%s%s (link)", pm_hook_names[i]);
 	if (st->have_cfg && (need & (1U << PM_HOOK_FREE)) && !(st->cfg.flags & PM_F_RECORD))
 		addf(st->missing, sizeof(st->missing), "%s%s", "opener records (config)");
 	st->degraded = st->missing[0] != 0;
@@ -595,9 +595,40 @@ out:
  * attached first, the policy map updated, hooks it no longer needs
  * detached after; opener records start before and stop after.
  */
-static int update(struct pm_state *st, const struct pm_policy *pol)
+/*
+ * Is a procmem watch running on this enforcer?  It holds the lock on the
+ * pin directory; if it is gone (killed), its wish for allowed accesses
+ * is withdrawn here.
+ */
+static int watcher_running(struct pm_state *st)
+{
+	int fd = open(PM_PIN_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC), busy;
+
+	if (fd < 0)
+		return 0;
+	busy = flock(fd, LOCK_EX | LOCK_NB) != 0;
+	close(fd);
+	if (!busy && (st->cfg.flags & PM_F_WATCH_ALLOWED)) {
+		st->cfg.flags &= ~PM_F_WATCH_ALLOWED;
+		cfg_set(st->map[PM_MAP_CONFIG], &st->cfg);
+	}
+	return busy;
+}
+
+/* The hooks @pol needs, and file_permission while a watcher asks for
+ * allowed accesses. */
+static unsigned int hooks_wanted(struct pm_state *st, const struct pm_policy *pol)
 {
 	unsigned int need = pm_hooks_needed(pol);
+
+	if (watcher_running(st) && (st->cfg.flags & PM_F_WATCH_ALLOWED))
+		need |= 1U << PM_HOOK_PERMISSION;
+	return need;
+}
+
+static int update(struct pm_state *st, const struct pm_policy *pol)
+{
+	unsigned int need = hooks_wanted(st, pol);
 	struct pm_config c = st->cfg;
 	int cfd = st->map[PM_MAP_CONFIG], err = 0;
 	__u32 zero = 0;
@@ -624,6 +655,7 @@ static int update(struct pm_state *st, const struct pm_policy *pol)
 	if (!(need & (1U << PM_HOOK_PERMISSION)))
 		detach_hook(PM_PIN_DIR, PM_HOOK_PERMISSION);
 	if (!(need & (1U << PM_HOOK_FREE)) && (c.flags & PM_F_RECORD)) {
+		cfg_get(cfd, &c);	/* flags a watcher may have changed */
 		__u64 key, next;
 
 		c.flags &= ~PM_F_RECORD;
@@ -740,6 +772,37 @@ int pm_probe(struct pm_state *st, char *why, size_t n)
 		}
 	}
 	return 0;
+}
+
+/*
+ * procmem watch --all: allowed accesses reported (and file_permission
+ * attached for them) while @on.  The caller holds the pin directory's
+ * lock, so that update() sees the watcher.
+ */
+int pm_watch_allowed(int on)
+{
+	struct pm_state st;
+	int lock = pm_lock(), rc = -1;
+
+	if (lock < 0)
+		return -1;
+	if (!pm_state_open(&st) && !st.degraded) {
+		if (on)
+			st.cfg.flags |= PM_F_WATCH_ALLOWED;
+		else
+			st.cfg.flags &= ~PM_F_WATCH_ALLOWED;
+		if (on && st.link[PM_HOOK_PERMISSION] < 0)
+			rc = attach_hook(PM_PIN_DIR, PM_HOOK_PERMISSION, st.prog[PM_HOOK_PERMISSION]);
+		else
+			rc = 0;
+		if (!rc)
+			rc = cfg_set(st.map[PM_MAP_CONFIG], &st.cfg);
+		if (!on && !(pm_hooks_needed(&st.pol) & (1U << PM_HOOK_PERMISSION)))
+			detach_hook(PM_PIN_DIR, PM_HOOK_PERMISSION);
+	}
+	pm_state_close(&st);
+	close(lock);
+	return rc;
 }
 
 /*

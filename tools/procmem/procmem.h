@@ -150,6 +150,7 @@ void pm_state_close(struct pm_state *st);
 int pm_counters(int fd, unsigned long long *sum);	/* PM_C_NR, all CPUs */
 int pm_probe(struct pm_state *st, char *why, size_t n);
 int pm_apply(const struct pm_policy *pol);
+int pm_watch_allowed(int on);
 void pm_unpin_dir(const char *dir);
 unsigned int pm_hooks_needed(const struct pm_policy *p);
 void pm_policy_finish(struct pm_policy *p);

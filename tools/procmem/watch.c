@@ -231,28 +231,6 @@ static int watch_tracepoint(struct watch *w)
 	return EXIT_OK;
 }
 
-/* --all: allowed accesses on their ring, and the write hook attached
- * for as long as this watch runs (a link of its own, not pinned). */
-static int want_allowed(struct pm_state *st, int on, int *link)
-{
-	struct pm_config c;
-	__u32 zero = 0;
-
-	if (bpf_map_lookup_elem(st->map[PM_MAP_CONFIG], &zero, &c))
-		return -1;
-	if (on)
-		c.flags |= PM_F_WATCH_ALLOWED;
-	else
-		c.flags &= ~PM_F_WATCH_ALLOWED;
-	if (on && st->prog[PM_HOOK_PERMISSION] >= 0)
-		*link = bpf_link_create(st->prog[PM_HOOK_PERMISSION], 0, BPF_LSM_MAC, NULL);
-	if (!on && *link >= 0) {
-		close(*link);
-		*link = -1;
-	}
-	return bpf_map_update_elem(st->map[PM_MAP_CONFIG], &zero, &c, BPF_ANY);
-}
-
 static int parse_watch(int argc, char **argv, struct watch *w, int *all)
 {
 	static const struct option opts[] = {
@@ -313,7 +291,7 @@ int cmd_watch(int argc, char **argv)
 	struct timespec mono, real;
 	struct pm_state st;
 	unsigned long long seen[PM_C_NR] = { 0 };
-	int all = 0, lfd, link = -1, err = 0, rc;
+	int all = 0, lfd, err = 0, rc;
 
 	rc = parse_watch(argc, argv, &w, &all);
 	if (rc)
@@ -360,7 +338,7 @@ int cmd_watch(int argc, char **argv)
 	rb = ring_buffer__new(st.map[PM_MAP_DENIALS], on_event, &w, NULL);
 	if (rb && all && ring_buffer__add(rb, st.map[PM_MAP_ACCESSES], on_event, &w))
 		err = -errno;
-	if (!rb || err || (all && want_allowed(&st, 1, &link))) {
+	if (!rb || err || (all && pm_watch_allowed(1))) {
 		rc = pm_refuse(EXIT_NORUN, "cannot read the ring buffers: %s", strerror(errno));
 		goto out;
 	}
@@ -377,7 +355,7 @@ int cmd_watch(int argc, char **argv)
 		rc = pm_refuse(EXIT_NORUN, "ring buffer: %s", strerror(-err));
 out:
 	if (all)
-		want_allowed(&st, 0, &link);
+		pm_watch_allowed(0);
 	ring_buffer__free(rb);
 	pm_state_close(&st);
 	close(lfd);
