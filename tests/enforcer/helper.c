@@ -19,6 +19,9 @@
  *                               writes N", the opens of mem files and
  *                               the writes through open ones, each of
  *                               which the enforcer must count once
+ *   enforcer_helper macro N DIR  N runs of tar cf of DIR into a tmpfs
+ *                               file; prints "case tar_tmpfs NS CPU-NS"
+ *                               (the tar processes' CPU time per run)
  *   enforcer_helper badlevels   writes levels 7, 255 and 4, which the
  *                               programs do not know, into the machine's
  *                               levels of the pinned policy map, as root
@@ -45,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -336,6 +340,37 @@ static int bench(long n)
 	return 0;
 }
 
+/*
+ * A workload a user knows: N tar runs of @dir (a copy of a source tree
+ * on tmpfs) into a tmpfs file; the CPU time of the tar processes (user
+ * and system, from wait4) per run.
+ */
+static int macro(long n, const char *dir)
+{
+	long long t0 = now_ns(), cpu = 0;
+
+	for (long i = 0; i < n; i++) {
+		struct rusage ru;
+		int status;
+		pid_t child = fork();
+
+		if (child == 0) {
+			execl("/bin/tar", "tar", "cf", "/tmp/enforcer-bench.tar", "-C", dir, ".",
+			      (char *)NULL);
+			_exit(127);
+		}
+		if (child < 0 || wait4(child, &status, 0, &ru) != child ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			return 2;
+		cpu += (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
+		       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
+	}
+	unlink("/tmp/enforcer-bench.tar");
+	printf("case %-12s %8.1f %8.1f ns/op\n", "tar_tmpfs", (double)(now_ns() - t0) / (double)n,
+	       (double)cpu / (double)n);
+	return 0;
+}
+
 /* bench N with the programs of the BPF object @path attached. */
 static int bench_with(long n, const char *path)
 {
@@ -392,6 +427,8 @@ int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "badlevels"))
 		return badlevels();
+	if (argc == 4 && !strcmp(argv[1], "macro"))
+		return macro(atol(argv[2]), argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "bench"))
 		return bench(atol(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "bench"))

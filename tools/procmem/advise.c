@@ -918,7 +918,15 @@ static void parse_record(struct state *st, const char *line)
 			return;
 		}
 		if (jget(&v, "dropped")) {
-			st->dropped += jnum(&v, "dropped", 0);
+			/* per verdict: events the ring dropped and those limited */
+			static const char *const kinds[] = { "dropped", "limited" };
+
+			for (int k = 0; k < 2; k++) {
+				const struct jv *d = jget(&v, kinds[k]);
+
+				for (int i = 0; d && d->t == J_OBJ && i < d->n; i++)
+					st->dropped += (long)d->v[i].num;
+			}
 		} else if (jstr(&v, "op") && (o = op_index(jstr(&v, "op"))) >= 0) {
 			c = jstr(&v, "comm");
 			record(st, c ? c : "?", o,
@@ -1076,7 +1084,7 @@ static int observe_watch(struct state *st, int secs)
 		dup2(p[1], 1);
 		close(p[0]);
 		close(p[1]);
-		execl("/proc/self/exe", "procmem", "watch", "--json", (char *)NULL);
+		execl("/proc/self/exe", "procmem", "watch", "--json", "--all", (char *)NULL);
 		_exit(127);
 	}
 	close(p[1]);

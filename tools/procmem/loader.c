@@ -38,6 +38,7 @@
 
 const char *const pm_map_names[PM_NMAPS] = {
 	"config", "policy", "cgcache", "files", "counters", "rate", "denials", "accesses",
+	"fops",		/* the .bss of the programs: pm_mem_fops */
 };
 /* Programs and their links, pinned as prog_NAME and NAME. */
 const char *const pm_hook_names[PM_NHOOKS] = { "file_open", "file_permission", "file_free" };
@@ -291,8 +292,9 @@ int pm_state_open(struct pm_state *st)
 	if (st->map[PM_MAP_POLICY] >= 0 &&
 	    !bpf_map_lookup_elem(st->map[PM_MAP_POLICY], &zero, &st->pol))
 		st->have_policy = 1;
-	if (st->have_cfg && !st->cfg.mem_fops)
-		addf(st->missing, sizeof(st->missing), "%s%s", "the mem file's f_op (config)");
+	if (st->map[PM_MAP_FOPS] >= 0 &&
+	    (bpf_map_lookup_elem(st->map[PM_MAP_FOPS], &zero, &st->mem_fops) || !st->mem_fops))
+		addf(st->missing, sizeof(st->missing), "%s%s", "the mem file's f_op (fops)");
 	if (!st->have_policy && st->map[PM_MAP_POLICY] >= 0)
 		addf(st->missing, sizeof(st->missing), "%s%s", "the policy");
 	need = st->have_policy ? pm_hooks_needed(&st->pol) : 1U << PM_HOOK_OPEN;
@@ -405,7 +407,8 @@ static struct bpf_object *open_variant(int *rc)
 
 static int map_fd(struct bpf_object *obj, int i)
 {
-	return bpf_map__fd(bpf_object__find_map_by_name(obj, pm_map_names[i]));
+	return bpf_map__fd(bpf_object__find_map_by_name(obj, i == PM_MAP_FOPS ? ".bss" :
+							 pm_map_names[i]));
 }
 
 static int cfg_get(int fd, struct pm_config *c)
@@ -457,7 +460,7 @@ static int calibrate(struct bpf_object *obj)
 	int cfd = map_fd(obj, PM_MAP_CONFIG);
 	char task_mem[64];
 	__u64 mem, tmem, env;
-	struct pm_config c;
+	__u32 zero = 0;
 
 	if (!link)
 		return pm_refuse(EXIT_BPF, "cannot attach the calibration program: %s",
@@ -471,12 +474,9 @@ static int calibrate(struct bpf_object *obj)
 		return pm_refuse(EXIT_NOT_ENFORCING, "the programs do not see mem files opened (calibration: /proc/self/mem %s, task mem %s, environ %s): not enforcing",
 				 mem ? "seen" : "not seen", tmem == mem ? "the same" : "differs",
 				 !env ? "not seen" : env == mem ? "the same" : "differs");
-	if (cfg_get(cfd, &c))
-		return pm_refuse(EXIT_BPF, "cannot read the config map: %s", strerror(errno));
-	c.mem_fops = mem;
-	c.cal_ino = c.cal_fops = 0;
-	if (cfg_set(cfd, &c))
-		return pm_refuse(EXIT_BPF, "cannot write the config map: %s", strerror(errno));
+	if (bpf_map_update_elem(map_fd(obj, PM_MAP_FOPS), &zero, &mem, BPF_ANY))
+		return pm_refuse(EXIT_BPF, "cannot write the programs' pm_mem_fops: %s",
+				 strerror(errno));
 	return EXIT_OK;
 }
 

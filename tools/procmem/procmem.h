@@ -123,7 +123,7 @@ int cmd_scan(int json);
 #define PM_CGROUP_ROOT	"/sys/fs/cgroup"
 
 enum { PM_MAP_CONFIG, PM_MAP_POLICY, PM_MAP_CGCACHE, PM_MAP_FILES, PM_MAP_COUNTERS,
-       PM_MAP_RATE, PM_MAP_DENIALS, PM_MAP_ACCESSES, PM_NMAPS };
+       PM_MAP_RATE, PM_MAP_DENIALS, PM_MAP_ACCESSES, PM_MAP_FOPS, PM_NMAPS };
 enum { PM_HOOK_OPEN, PM_HOOK_PERMISSION, PM_HOOK_FREE, PM_NHOOKS };
 extern const char *const pm_map_names[PM_NMAPS];
 extern const char *const pm_hook_names[PM_NHOOKS];
@@ -136,6 +136,7 @@ struct pm_state {
 	int have_cfg, have_policy;
 	struct pm_config cfg;
 	struct pm_policy pol;
+	unsigned long long mem_fops;	/* the programs' pm_mem_fops */
 	int degraded;		/* something the policy needs is missing */
 	char missing[320];	/* what, for the one line that says so */
 };

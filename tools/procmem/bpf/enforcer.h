@@ -88,17 +88,16 @@ struct pm_opener {
 #define PM_FILES_MAX	(1 << 20)
 
 /*
- * The configuration (array map, one element), written by procmem:
- * mem_fops is the address of the kernel's proc_mem_operations as the
- * calibration program saw it on procmem's own /proc/self/mem (no
- * kallsyms: kptr_restrict may hide it); 0 recognises nothing.  A probe
+ * The configuration (array map, one element), written by procmem.  (The
+ * address of the kernel's proc_mem_operations, as the calibration program
+ * saw it on procmem's own /proc/self/mem, is the programs' global
+ * pm_mem_fops: no kallsyms, which kptr_restrict may hide.)  A probe
  * is an access by the thread (probe_tid, probe_start): decided as any
  * other, its verdicts stored in probe[], never enforced, counted or
  * reported.  Opener records are taken while PM_F_RECORD is set; one of
  * another epoch is void.
  */
 struct pm_config {
-	unsigned long long mem_fops;
 	unsigned long long probe_start;
 	unsigned int probe_tid;
 	unsigned int flags;

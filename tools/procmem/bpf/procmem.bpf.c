@@ -136,9 +136,17 @@ static __always_inline void count(__u32 idx)
 		__sync_fetch_and_add(c, 1);
 }
 
-static __always_inline int is_mem_file(const struct pm_config *cfg, struct file *file)
+/*
+ * The f_op of mem files, written by procmem after the calibration (0
+ * until then: no file has a NULL f_op here).  A global of its own, read
+ * without a map lookup: file_permission tests it for every read and
+ * write on the machine.
+ */
+__u64 pm_mem_fops = 0;
+
+static __always_inline int is_mem_file(struct file *file)
 {
-	return cfg->mem_fops && (__u64)file->f_op == cfg->mem_fops;
+	return (__u64)file->f_op == pm_mem_fops;
 }
 
 /* ---- the accessor's scope: the machine's levels or an override's ---- */
@@ -514,8 +522,8 @@ static int decide(struct pm_config *cfg, const struct check *c, int op, int ok)
 	return v == PM_V_DENIED ? -EACCES : 0;
 }
 
-SEC("lsm/file_open")
-int BPF_PROG(pm_file_open, struct file *file, int ret)
+/* The open of a mem file (file_open, out of line). */
+static __noinline int open_check(struct file *file)
 {
 	struct pm_config *cfg = get_config();
 	struct task_struct *cur, *task;
@@ -525,8 +533,8 @@ int BPF_PROG(pm_file_open, struct file *file, int ret)
 	int self_ok, rd, wr, lr, lw, err = 0;
 	__u32 zero = 0;
 
-	if (ret || !cfg || !is_mem_file(cfg, file))
-		return ret;
+	if (!file || !cfg || !pm_mem_fops)
+		return 0;
 	pol = bpf_map_lookup_elem(&policy, &zero);
 	task = file_task(file);
 	/* A task gone, or without an mm: mem_open() answers, not the policy. */
@@ -587,10 +595,18 @@ int BPF_PROG(pm_file_open, struct file *file, int ret)
 	return 0;
 }
 
-SEC("lsm/file_permission")
-int BPF_PROG(pm_file_permission, struct file *file, int mask, int ret)
+SEC("lsm/file_open")
+int BPF_PROG(pm_file_open, struct file *file, int ret)
 {
-	struct pm_config *cfg;
+	if (ret || !is_mem_file(file))
+		return ret;
+	return open_check(file);
+}
+
+/* A write through a mem file (file_permission, out of line). */
+static __noinline int write_check(struct file *file)
+{
+	struct pm_config *cfg = get_config();
 	struct task_struct *cur;
 	const struct pm_policy *pol;
 	struct mm_struct *mm;
@@ -600,11 +616,8 @@ int BPF_PROG(pm_file_permission, struct file *file, int mask, int ret)
 	__u64 key;
 	__u32 zero = 0;
 
-	if (ret || !(mask & MAY_WRITE))
-		return ret;
-	cfg = get_config();
-	if (!cfg || !is_mem_file(cfg, file))
-		return ret;
+	if (!file || !cfg || !pm_mem_fops)
+		return 0;
 	mm = file_mm(file);
 	if (!mm)	/* mem_rw() writes nothing, checks nothing */
 		return 0;
@@ -630,13 +643,26 @@ int BPF_PROG(pm_file_permission, struct file *file, int mask, int ret)
 	return decide(cfg, &c, PM_WRITE, allowed(level, self_ok, c.tracer));
 }
 
+/*
+ * Every read and write on the machine comes here while this is attached:
+ * the test for a mem file is all it does for them, the rest is out of
+ * line (with the config lookup) so that this part uses no stack and
+ * saves and restores no more registers than it needs.
+ */
+SEC("lsm/file_permission")
+int BPF_PROG(pm_file_permission, struct file *file, int mask, int ret)
+{
+	if (ret || !(mask & MAY_WRITE) || !is_mem_file(file))
+		return ret;
+	return write_check(file);
+}
+
 SEC("lsm/file_free_security")
 int BPF_PROG(pm_file_free, struct file *file)
 {
-	struct pm_config *cfg = get_config();
 	__u64 key = (__u64)file;
 
-	if (cfg && is_mem_file(cfg, file))
+	if (is_mem_file(file) && pm_mem_fops)
 		bpf_map_delete_elem(&files, &key);
 	return 0;
 }
