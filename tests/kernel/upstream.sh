@@ -41,13 +41,14 @@ for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$dir/series"); do
 	check "upstream/$p is checkpatch --strict clean" [ -z "$o" ]
 	[ -z "$o" ] || echo "$o" | sed 's/^/# /'
 done
-patches=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e "s|^|$dir/|" "$dir/series")
-# shellcheck disable=SC2086 # $patches is a list of paths without spaces
+# The lines the series adds, for the interface checks.
+sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$dir/series" | while read -r p; do
+	grep '^+' "$dir/$p" | grep -v '^+++ '
+done >"$fresh/added"
 check "upstream adds no boot parameter" \
-	sh -c "! cat $patches | grep '^+' | grep -q -E 'early_param|__setup\(|module_param|core_param'"
-# shellcheck disable=SC2086
+	sh -c "! grep -E 'early_param|__setup\(|module_param|core_param' '$fresh/added'"
 check "upstream adds no sysctl" \
-	sh -c "! cat $patches | grep '^+' | grep -q -E 'ctl_table|register_sysctl'"
+	sh -c "! grep -E 'ctl_table|register_sysctl|proc_handler' '$fresh/added'"
 
 mkdir -p "$out"
 rc=0
