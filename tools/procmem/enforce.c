@@ -179,6 +179,26 @@ static void lsm_param(const char *list, char *out, size_t n)
 	snprintf(out + len, n - len, "bpf");
 }
 
+/* Is procmem in the initial pid namespace (NSpid: one pid)? */
+static int initial_pidns(void)
+{
+	char line[256];
+	int n = 1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return 1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "NSpid:", 6)) {
+			n = 0;
+			for (char *t = strtok(line + 6, " \t\n"); t; t = strtok(NULL, " \t\n"))
+				n++;
+			break;
+		}
+	fclose(f);
+	return n == 1;
+}
+
 /* What can be checked without touching the enforcer: one line and a
  * status if the request cannot be honoured. */
 static int preflight(struct request *r)
@@ -188,6 +208,8 @@ static int preflight(struct request *r)
 
 	if (geteuid() != 0)
 		return pm_refuse(EXIT_NOT_ROOT, "enforce needs root (CAP_SYS_ADMIN and CAP_BPF)");
+	if (!initial_pidns())
+		return pm_refuse(EXIT_NOT_ENFORCING, "procmem runs in a pid namespace: its self-check cannot name its own thread to the programs; run it on the host");
 	if (access(BTF_FILE, R_OK))
 		return pm_refuse(EXIT_NO_BTF, "the kernel has no BTF (%s): it needs CONFIG_DEBUG_INFO_BTF=y",
 				 BTF_FILE);
@@ -224,8 +246,8 @@ static int find_override(const struct pm_policy *p, const struct request *r)
 	return -1;
 }
 
-/* Applies @r to @p (levels not given: the scope's own, else the
- * machine's).  EXIT_OK or a refusal. */
+/* Applies @r to @p: the machine's levels, or one override's (those an
+ * override does not name follow the machine's).  EXIT_OK or a refusal. */
 static int compose(struct pm_policy *p, const struct request *r)
 {
 	struct pm_levels *lv = &p->machine;
@@ -247,11 +269,14 @@ static int compose(struct pm_policy *p, const struct request *r)
 						 r->cgroup, PM_OVERRIDES_MAX);
 			i = p->noverrides++;
 			memset(&p->ov[i], 0, sizeof(p->ov[i]));
-			p->ov[i].lv = p->machine;
 			p->ov[i].depth = (unsigned char)r->depth;
 			memcpy(p->ov[i].comp, r->comp, sizeof(r->comp));
 		}
-		lv = &p->ov[i].lv;
+		/* the levels it names; the others follow the machine's */
+		lv = &p->ov[i].own;
+		for (int o = 0; o < PM_NOPS; o++)
+			if (r->set[o])
+				p->ov[i].set |= 1U << o;
 	}
 	for (int o = 0; o < PM_NOPS; o++)
 		if (r->set[o])
@@ -355,15 +380,12 @@ static void current_policy(struct pm_policy *p)
 	pm_state_close(&st);
 }
 
+/* Puts @p in force; call with pm_lock() held. */
 static int put_in_force(const struct pm_policy *p, const char *what)
 {
 	char buf[160];
-	int lock = pm_lock(), rc;
+	int rc = pm_apply(p);
 
-	if (lock < 0)
-		return pm_refuse(EXIT_BPF, "cannot lock /run/procmem.lock: %s", strerror(errno));
-	rc = pm_apply(p);
-	close(lock);
 	if (rc)
 		return rc;
 	levels_text(buf, sizeof(buf), &p->machine);
@@ -382,7 +404,7 @@ static int enforce_config(const char *file)
 	char line[1024], *words[32];
 	struct pm_policy p;
 	struct request r;
-	int rc = EXIT_OK, lineno = 0;
+	int rc = EXIT_OK, lineno = 0, lock;
 	FILE *f = fopen(file, "r");
 
 	if (!f)
@@ -419,7 +441,16 @@ static int enforce_config(const char *file)
 		fprintf(stderr, "procmem: %s: nothing applied\n", file);
 		return rc;
 	}
-	return put_in_force(&p, p.noverrides ? " and cgroup overrides (procmem enforce shows them)" : "");
+	r.cgroup = NULL;
+	rc = preflight(&r);	/* a file of comments only was checked by no line */
+	if (rc)
+		return rc;
+	lock = pm_lock();
+	if (lock < 0)
+		return pm_refuse(EXIT_BPF, "cannot lock /run/procmem.lock: %s", strerror(errno));
+	rc = put_in_force(&p, p.noverrides ? " and cgroup overrides (procmem enforce shows them)" : "");
+	close(lock);
+	return rc;
 }
 
 int cmd_enforce(int argc, char **argv)
@@ -427,7 +458,7 @@ int cmd_enforce(int argc, char **argv)
 	struct request r;
 	struct pm_policy p;
 	char what[PM_DEPTH_MAX * PM_NAME_MAX + 256], path[PM_DEPTH_MAX * PM_NAME_MAX + 1];
-	int rc = parse(argc, argv, &r, 0), i;
+	int rc = parse(argc, argv, &r, 0), i, lock;
 
 	if (rc == -1) {
 		enforce_help();
@@ -447,21 +478,25 @@ int cmd_enforce(int argc, char **argv)
 		return pm_refuse(EXIT_BPF, "cannot mount bpffs on /sys/fs/bpf: %s", strerror(errno));
 	if (r.show_only)
 		return show();
+	lock = pm_lock();
+	if (lock < 0)
+		return pm_refuse(EXIT_BPF, "cannot lock /run/procmem.lock: %s", strerror(errno));
 	if (r.off && !r.cgroup) {
-		int lock = pm_lock();
-
 		pm_unpin_dir(PM_PIN_DIR);
-		if (lock >= 0)
-			close(lock);
+		close(lock);
 		if (enforcer_loaded())
 			return pm_refuse(EXIT_BPF, "cannot remove %s", PM_PIN_DIR);
 		printf("procmem: enforcer off\n");
 		return EXIT_OK;
 	}
+	/* read, changed and put back under the lock: no other change is lost */
 	current_policy(&p);
 	rc = compose(&p, &r);
-	if (rc)
+	if (rc) {
+		close(lock);
 		return rc;
+	}
+	pm_policy_finish(&p);
 	what[0] = 0;
 	if (r.cgroup) {
 		i = find_override(&p, &r);
@@ -476,7 +511,9 @@ int cmd_enforce(int argc, char **argv)
 			snprintf(what, sizeof(what), "; no override for %s", r.cgroup);
 		}
 	}
-	return put_in_force(&p, what);
+	rc = put_in_force(&p, what);
+	close(lock);
+	return rc;
 }
 
 /* ---- the enforcer as procmem status and advise see it ---- */
@@ -493,7 +530,7 @@ int enforcer_read(struct enforcer *e)
 	const struct pm_levels *lv;
 	char cg[256], why[256];
 	__u64 key, next;
-	int err;
+	int err, lock;
 
 	memset(e, 0, sizeof(*e));
 	e->scope = -1;
@@ -502,14 +539,19 @@ int enforcer_read(struct enforcer *e)
 	if (!enforcer_loaded())
 		return 0;
 	e->loaded = 1;
+	lock = geteuid() == 0 ? pm_lock() : -1;	/* no enforce in between */
 	if (pm_state_open(&st)) {
 		snprintf(e->error, sizeof(e->error), "cannot open %s", PM_PIN_DIR);
+		if (lock >= 0)
+			close(lock);
 		return -1;
 	}
 	if (st.map[PM_MAP_CONFIG] < 0 && st.map[PM_MAP_POLICY] < 0) {
 		snprintf(e->error, sizeof(e->error), "cannot open the pinned maps: %s",
 			 strerror(errno));
 		pm_state_close(&st);
+		if (lock >= 0)
+			close(lock);
 		return -1;
 	}
 	if (st.have_policy) {
@@ -536,16 +578,12 @@ int enforcer_read(struct enforcer *e)
 			key = next;
 			e->files++;
 		}
-	if (st.degraded) {
+	if (st.degraded)
 		snprintf(e->error, sizeof(e->error), "degraded: missing %s", st.missing);
-	} else {
-		int lock = pm_lock();
-
-		if (pm_probe(&st, why, sizeof(why)))
-			snprintf(e->error, sizeof(e->error), "degraded: %s", why);
-		if (lock >= 0)
-			close(lock);
-	}
+	else if (pm_probe(&st, why, sizeof(why)))
+		snprintf(e->error, sizeof(e->error), "degraded: %s", why);
 	pm_state_close(&st);
+	if (lock >= 0)
+		close(lock);
 	return e->error[0] ? -1 : 0;
 }

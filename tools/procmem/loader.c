@@ -91,7 +91,8 @@ int pm_bpffs(void)
 {
 	if (fs_is("/sys/fs/bpf", BPF_FS_MAGIC))
 		return 0;
-	return mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL);
+	/* as systemd mounts it: no one but root may create names there */
+	return mount("bpf", "/sys/fs/bpf", "bpf", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=700");
 }
 
 int pm_lock(void)
@@ -140,7 +141,7 @@ unsigned int pm_hooks_needed(const struct pm_policy *p)
 void pm_policy_finish(struct pm_policy *p)
 {
 	/* deepest first, in the order given among equals (insertion sort) */
-	for (int i = 1; i < p->noverrides; i++) {
+	for (int i = 1; i < p->noverrides && i < PM_OVERRIDES_MAX; i++) {
 		struct pm_override t = p->ov[i];
 		int j = i;
 
@@ -148,6 +149,15 @@ void pm_policy_finish(struct pm_policy *p)
 			p->ov[j] = p->ov[j - 1];
 		p->ov[j] = t;
 	}
+	if (p->noverrides > PM_OVERRIDES_MAX)
+		p->noverrides = PM_OVERRIDES_MAX;
+	/* levels an override does not name follow the machine's */
+	for (int i = 0; i < p->noverrides; i++)
+		for (int o = 0; o < PM_NOPS; o++)
+			p->ov[i].lv.level[o] = p->ov[i].set & (1U << o) ?
+					       p->ov[i].own.level[o] : p->machine.level[o];
+	for (int i = 0; i < p->noverrides; i++)
+		p->ov[i].lv.permissive = p->ov[i].own.permissive;
 	memset(p->cand, 0, sizeof(p->cand));
 	for (int l = 0; l <= PM_DEPTH_MAX; l++)
 		for (int i = 0; i < p->noverrides; i++)
@@ -292,6 +302,10 @@ int pm_state_open(struct pm_state *st)
 	if (st->map[PM_MAP_POLICY] >= 0 &&
 	    !bpf_map_lookup_elem(st->map[PM_MAP_POLICY], &zero, &st->pol))
 		st->have_policy = 1;
+	if (st->have_policy && st->pol.noverrides > PM_OVERRIDES_MAX) {
+		addf(st->missing, sizeof(st->missing), "%s%s", "a sane policy (too many overrides)");
+		st->pol.noverrides = PM_OVERRIDES_MAX;
+	}
 	if (st->map[PM_MAP_FOPS] >= 0 &&
 	    (bpf_map_lookup_elem(st->map[PM_MAP_FOPS], &zero, &st->mem_fops) || !st->mem_fops))
 		addf(st->missing, sizeof(st->missing), "%s%s", "the mem file's f_op (fops)");
@@ -530,7 +544,7 @@ static int load_new(const struct pm_policy *pol)
 	struct pm_config c;
 	unsigned int need = pm_hooks_needed(pol);
 	char tmp[128], old[128];
-	int rc = EXIT_OK, err = 0;
+	int rc = EXIT_OK, err = 0, have_old;
 	__u32 zero = 0;
 
 	libbpf_set_print(bpf_print);
@@ -552,10 +566,14 @@ static int load_new(const struct pm_policy *pol)
 		rc = pm_refuse(EXIT_BPF, "cannot set the policy: %s", strerror(errno));
 		goto out;
 	}
-	/* bpffs refuses names with a dot. */
-	snprintf(tmp, sizeof(tmp), "%s_new_%d", PM_PIN_DIR, (int)getpid());
-	snprintf(old, sizeof(old), "%s_old_%d", PM_PIN_DIR, (int)getpid());
-	if (mkdir(tmp, 0700)) {
+	/* bpffs refuses names with a dot; a name someone made first is skipped */
+	for (int i = 0; i < 100; i++) {
+		snprintf(tmp, sizeof(tmp), "%s_new_%d_%d", PM_PIN_DIR, (int)getpid(), i);
+		snprintf(old, sizeof(old), "%s_old_%d_%d", PM_PIN_DIR, (int)getpid(), i);
+		if (!mkdir(tmp, 0700) || errno != EEXIST)
+			break;
+	}
+	if (access(tmp, F_OK) || !access(old, F_OK)) {
 		rc = pm_refuse(EXIT_BPF, "cannot create %s: %s", tmp, strerror(errno));
 		goto out;
 	}
@@ -572,18 +590,24 @@ static int load_new(const struct pm_policy *pol)
 		if (!err && (need & (1U << i)))
 			err = attach_hook(tmp, i, pfd);
 	}
-	if (!err && !access(PM_PIN_DIR, F_OK) && rename(PM_PIN_DIR, old))
+	have_old = !access(PM_PIN_DIR, F_OK);
+	if (!err && have_old && rename(PM_PIN_DIR, old))
 		err = -errno;
 	if (!err && rename(tmp, PM_PIN_DIR)) {
 		err = -errno;
-		rename(old, PM_PIN_DIR);
+		/* put the old one back; if that fails too, it stays pinned aside */
+		if (have_old && rename(old, PM_PIN_DIR))
+			have_old = 0;
+		else
+			old[0] = 0;
 	}
 	if (err) {
 		pm_unpin_dir(tmp);
 		rc = pm_refuse(EXIT_BPF, "cannot pin the enforcer under %s: %s", PM_PIN_DIR,
 			       strerror(-err));
+	} else if (have_old) {
+		pm_unpin_dir(old);
 	}
-	pm_unpin_dir(old);
 out:
 	/* Closes our fds; the pins keep programs, links and maps. */
 	bpf_object__close(obj);
@@ -654,16 +678,19 @@ static int update(struct pm_state *st, const struct pm_policy *pol)
 		return pm_refuse(EXIT_BPF, "cannot update the policy: %s", strerror(errno));
 	if (!(need & (1U << PM_HOOK_PERMISSION)))
 		detach_hook(PM_PIN_DIR, PM_HOOK_PERMISSION);
-	if (!(need & (1U << PM_HOOK_FREE)) && (c.flags & PM_F_RECORD)) {
-		cfg_get(cfd, &c);	/* flags a watcher may have changed */
+	if (!(need & (1U << PM_HOOK_FREE))) {
 		__u64 key, next;
 
-		c.flags &= ~PM_F_RECORD;
-		cfg_set(cfd, &c);
+		/* flags a watcher may have changed since */
+		if (!cfg_get(cfd, &c) && (c.flags & PM_F_RECORD)) {
+			c.flags &= ~PM_F_RECORD;
+			cfg_set(cfd, &c);
+		}
 		detach_hook(PM_PIN_DIR, PM_HOOK_FREE);
 		while (!bpf_map_get_next_key(st->map[PM_MAP_FILES], NULL, &next)) {
 			key = next;
-			bpf_map_delete_elem(st->map[PM_MAP_FILES], &key);
+			if (bpf_map_delete_elem(st->map[PM_MAP_FILES], &key))
+				break;
 		}
 	}
 	return EXIT_OK;

@@ -45,9 +45,11 @@ struct pm_levels {
 #define PM_WALK_MAX		4096	/* cgroup levels walked up, at most */
 
 struct pm_override {
-	struct pm_levels lv;
+	struct pm_levels lv;		/* in force: own where set, else the machine's */
+	struct pm_levels own;		/* the levels the override names */
+	unsigned char set;		/* bit op: own.level[op] is named */
 	unsigned char depth;		/* components; 0: unused */
-	unsigned char pad[3];
+	unsigned char pad[6];
 	char comp[PM_DEPTH_MAX][PM_NAME_MAX];
 };
 

@@ -165,11 +165,20 @@ struct cg_walk {
 /* Zeroes the bytes of @w from its first NUL on; 1 if it had one. */
 static __always_inline int nul_pad(__u64 *w)
 {
-	for (int b = 0; b < 8; b++)
-		if (!((*w >> (8 * b)) & 0xff)) {
-			*w &= b ? ~0ULL >> (64 - 8 * b) : 0;
+	for (int b = 0; b < 8; b++) {
+		/* byte b of the word in memory order */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		int shift = 8 * b;
+		__u64 keep = b ? ~0ULL >> (64 - 8 * b) : 0;
+#else
+		int shift = 56 - 8 * b;
+		__u64 keep = b ? ~0ULL << (64 - 8 * b) : 0;
+#endif
+		if (!((*w >> shift) & 0xff)) {
+			*w &= keep;
 			return 1;
 		}
+	}
 	return 0;
 }
 #endif
@@ -251,9 +260,8 @@ static long first_bit(__u32 o, void *data)
 	return 0;
 }
 
-static int cg_resolve(const struct pm_policy *pol, struct task_struct *cur)
+static int cg_resolve(const struct pm_policy *pol, struct cgroup *cg)
 {
-	struct cgroup *cg = cur->cgroups->dfl_cgrp;
 	struct cg_walk w = { .pol = pol, .kn = cg->kn, .level = cg->level };
 	__u32 lv;
 
@@ -286,18 +294,21 @@ static const struct pm_levels *scope_levels(const struct pm_policy *pol,
 					    struct task_struct *cur, short *scope)
 {
 	struct pm_cgroup_match *m, nm;
+	struct cgroup *cg;
 	__u64 id;
 	int idx;
 
 	*scope = -1;
 	if (!pol->noverrides)
 		return &pol->machine;
-	id = bpf_get_current_cgroup_id();
+	/* one cgroup for the key and the walk, should the task migrate */
+	cg = cur->cgroups->dfl_cgrp;
+	id = cg->kn->id;
 	m = bpf_map_lookup_elem(&cgcache, &id);
 	if (m && m->gen == pol->gen) {
 		idx = m->idx;
 	} else {
-		idx = cg_resolve(pol, cur);
+		idx = cg_resolve(pol, cg);
 		nm.gen = pol->gen;
 		nm.idx = idx;
 		bpf_map_update_elem(&cgcache, &id, &nm, BPF_ANY);

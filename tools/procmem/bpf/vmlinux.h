@@ -60,6 +60,7 @@ struct file {
 struct kernfs_node {
 	struct kernfs_node *parent;
 	const char *name;
+	unsigned long long id;
 };
 
 struct cgroup {
