@@ -544,7 +544,7 @@ static int load_new(const struct pm_policy *pol)
 	struct pm_config c;
 	unsigned int need = pm_hooks_needed(pol);
 	char tmp[128], old[128];
-	int rc = EXIT_OK, err = 0, have_old;
+	int rc = EXIT_OK, err = 0, have_old, made = 0;
 	__u32 zero = 0;
 
 	libbpf_set_print(bpf_print);
@@ -567,13 +567,14 @@ static int load_new(const struct pm_policy *pol)
 		goto out;
 	}
 	/* bpffs refuses names with a dot; a name someone made first is skipped */
-	for (int i = 0; i < 100; i++) {
+	for (int i = 0; !made && i < 100; i++) {
 		snprintf(tmp, sizeof(tmp), "%s_new_%d_%d", PM_PIN_DIR, (int)getpid(), i);
 		snprintf(old, sizeof(old), "%s_old_%d_%d", PM_PIN_DIR, (int)getpid(), i);
-		if (!mkdir(tmp, 0700) || errno != EEXIST)
+		made = !mkdir(tmp, 0700);
+		if (!made && errno != EEXIST)
 			break;
 	}
-	if (access(tmp, F_OK) || !access(old, F_OK)) {
+	if (!made || !access(old, F_OK)) {
 		rc = pm_refuse(EXIT_BPF, "cannot create %s: %s", tmp, strerror(errno));
 		goto out;
 	}
@@ -596,10 +597,8 @@ static int load_new(const struct pm_policy *pol)
 	if (!err && rename(tmp, PM_PIN_DIR)) {
 		err = -errno;
 		/* put the old one back; if that fails too, it stays pinned aside */
-		if (have_old && rename(old, PM_PIN_DIR))
-			have_old = 0;
-		else
-			old[0] = 0;
+		if (have_old)
+			rename(old, PM_PIN_DIR);
 	}
 	if (err) {
 		pm_unpin_dir(tmp);
@@ -614,11 +613,6 @@ out:
 	return rc;
 }
 
-/*
- * The policy of a complete enforcer changed in place: hooks @pol needs
- * attached first, the policy map updated, hooks it no longer needs
- * detached after; opener records start before and stop after.
- */
 /*
  * Is a procmem watch running on this enforcer?  It holds the lock on the
  * pin directory; if it is gone (killed), its wish for allowed accesses
@@ -650,14 +644,17 @@ static unsigned int hooks_wanted(struct pm_state *st, const struct pm_policy *po
 	return need;
 }
 
+/*
+ * The policy of a complete enforcer changed in place: hooks @pol needs
+ * attached first, the policy map updated, hooks it no longer needs
+ * detached after; opener records start before and stop after.
+ */
 static int update(struct pm_state *st, const struct pm_policy *pol)
 {
-	unsigned int need = hooks_wanted(st, pol);
+	unsigned int need = hooks_wanted(st, pol), have = 0;
 	struct pm_config c = st->cfg;
 	int cfd = st->map[PM_MAP_CONFIG], err = 0;
 	__u32 zero = 0;
-
-	unsigned int have = 0;
 
 	for (int i = 0; i < PM_NHOOKS; i++)
 		if (st->link[i] >= 0)
