@@ -8,12 +8,14 @@
  * - O_RDWR is checked for open_read, then for open_write; when the first
  *   refuses the second is not asked: one refused open is one denial, or in
  *   permissive mode one would-deny (of open_read), never two.
- * - write is checked before anything else of a write(), force on the access.
+ * - write is checked once the address space is held, before anything else
+ *   of a write(); force on the access.
  * - self is tied to the opener (v2): at write and force it admits the
  *   target only through an fd opened by a task then on the target's mm or
  *   its tracer, not one a deputy opened and sent (SCM_RIGHTS).
  * - An address space that is gone (the target exec'd) reads and writes as
- *   0 bytes once the write check passed.
+ *   0 bytes at every level, with no check and nothing counted (stock's
+ *   end of file).
  * - force: FOLL_FORCE overrides a missing read or write permission when
  *   the mapping may get it (VM_MAYREAD/VM_MAYWRITE, not so for a shared
  *   read-only file mapping); withholding it is a denial only then.
@@ -151,6 +153,8 @@ enum m_result m_run(struct m_state *s, const struct m_case *c)
 	default:
 		if (c->mode == MODE_RDONLY)
 			return RES_EBADF;
+		if (gone)
+			return RES_EOF;
 		if (!check(s, M_WRITE, at_access))
 			return RES_EACCES;
 		break;
