@@ -1314,7 +1314,9 @@ static void make_apply(const struct machine *mc, const enum level *t, struct app
 				 strncmp(l, ",capability,", 12) ? mc->lsm_list : mc->lsm_list + 11);
 		}
 	} else if (mc->en.loaded) {
-		snprintf(ap->enforce, sizeof(ap->enforce), "--off");
+		/* a config describes the whole policy: nothing restricted */
+		snprintf(ap->enforce, sizeof(ap->enforce),
+			 "--open-read=always --open-write=always --write=always");
 	}
 	if (mc->cfg.kind == K_NONE && t[OP_FORCE] > LV_ALWAYS)
 		snprintf(ap->notes[ap->nnotes++], sizeof(ap->notes[0]),

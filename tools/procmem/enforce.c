@@ -203,7 +203,7 @@ static int initial_pidns(void)
  * status if the request cannot be honoured. */
 static int preflight(struct request *r)
 {
-	char lsm[256], param[300];
+	char lsm[256];
 	int rc;
 
 	if (geteuid() != 0)
@@ -215,6 +215,8 @@ static int preflight(struct request *r)
 				 BTF_FILE);
 	rc = lsm_active(lsm, sizeof(lsm));
 	if (rc == 0) {
+		char param[300];
+
 		lsm_param(lsm, param, sizeof(param));
 		return pm_refuse(EXIT_NO_BPF_LSM, "BPF LSM is not active (%s: %s): boot with lsm=%s",
 				 LSM_FILE, lsm, param);
@@ -251,10 +253,10 @@ static int find_override(const struct pm_policy *p, const struct request *r)
 static int compose(struct pm_policy *p, const struct request *r)
 {
 	struct pm_levels *lv = &p->machine;
-	int i;
 
 	if (r->cgroup) {
-		i = find_override(p, r);
+		int i = find_override(p, r);
+
 		if (r->off) {
 			if (i >= 0) {
 				memmove(&p->ov[i], &p->ov[i + 1],
@@ -320,9 +322,7 @@ static int show(void)
 {
 	struct pm_state st;
 	unsigned long long n[PM_C_NR];
-	long files = 0;
-	__u64 key, next;
-	int err, rc = EXIT_OK;
+	int rc = EXIT_OK;
 
 	if (pm_state_open(&st)) {
 		printf("enforcer:   not loaded (%s absent)\n", PM_PIN_DIR);
@@ -344,6 +344,8 @@ static int show(void)
 		print_policy(&st.pol);
 	if (st.map[PM_MAP_COUNTERS] >= 0 && !pm_counters(st.map[PM_MAP_COUNTERS], n)) {
 		static const char *const kind[] = { "allowed:   ", "denied:    ", "would_deny:" };
+		long files = 0;
+		__u64 key, next;
 
 		for (int v = PM_V_DENIED; v <= PM_NVERDICTS; v++) {
 			int k = v % PM_NVERDICTS;	/* denied, would_deny, allowed */
@@ -357,7 +359,7 @@ static int show(void)
 		printf("limited:    denied %llu would-deny %llu (over a uid's event rate)\n",
 		       n[PM_C_LIMITED(PM_V_DENIED)], n[PM_C_LIMITED(PM_V_WOULD_DENY)]);
 		if (st.map[PM_MAP_FILES] >= 0)
-			for (err = bpf_map_get_next_key(st.map[PM_MAP_FILES], NULL, &next); !err;
+			for (int err = bpf_map_get_next_key(st.map[PM_MAP_FILES], NULL, &next); !err;
 			     err = bpf_map_get_next_key(st.map[PM_MAP_FILES], &key, &next)) {
 				key = next;
 				files++;
@@ -457,8 +459,8 @@ int cmd_enforce(int argc, char **argv)
 {
 	struct request r;
 	struct pm_policy p;
-	char what[PM_DEPTH_MAX * PM_NAME_MAX + 256], path[PM_DEPTH_MAX * PM_NAME_MAX + 1];
-	int rc = parse(argc, argv, &r, 0), i, lock;
+	char what[PM_DEPTH_MAX * PM_NAME_MAX + 256];
+	int rc = parse(argc, argv, &r, 0), lock;
 
 	if (rc == -1) {
 		enforce_help();
@@ -499,9 +501,10 @@ int cmd_enforce(int argc, char **argv)
 	pm_policy_finish(&p);
 	what[0] = 0;
 	if (r.cgroup) {
-		i = find_override(&p, &r);
+		int i = find_override(&p, &r);
+
 		if (i >= 0) {
-			char buf[160];
+			char buf[160], path[PM_DEPTH_MAX * PM_NAME_MAX + 1];
 
 			levels_text(buf, sizeof(buf), &p.ov[i].lv);
 			pm_path_join(&p.ov[i], path, sizeof(path));
@@ -528,9 +531,9 @@ int enforcer_read(struct enforcer *e)
 	struct pm_state st;
 	unsigned long long n[PM_C_NR];
 	const struct pm_levels *lv;
-	char cg[256], why[256];
+	char why[256];
 	__u64 key, next;
-	int err, lock;
+	int lock;
 
 	memset(e, 0, sizeof(*e));
 	e->scope = -1;
@@ -555,6 +558,8 @@ int enforcer_read(struct enforcer *e)
 		return -1;
 	}
 	if (st.have_policy) {
+		char cg[256];
+
 		pm_own_cgroup(cg, sizeof(cg));
 		e->scope = pm_scope_of(&st.pol, cg);
 		lv = e->scope < 0 ? &st.pol.machine : &st.pol.ov[e->scope].lv;
@@ -573,7 +578,7 @@ int enforcer_read(struct enforcer *e)
 			e->allowed[o] = n[PM_C_DECIDED(PM_V_ALLOWED, o)];
 		}
 	if (st.map[PM_MAP_FILES] >= 0)
-		for (err = bpf_map_get_next_key(st.map[PM_MAP_FILES], NULL, &next); !err;
+		for (int err = bpf_map_get_next_key(st.map[PM_MAP_FILES], NULL, &next); !err;
 		     err = bpf_map_get_next_key(st.map[PM_MAP_FILES], &key, &next)) {
 			key = next;
 			e->files++;

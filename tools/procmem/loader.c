@@ -154,7 +154,7 @@ void pm_policy_finish(struct pm_policy *p)
 	/* levels an override does not name follow the machine's */
 	for (int i = 0; i < p->noverrides; i++)
 		for (int o = 0; o < PM_NOPS; o++)
-			p->ov[i].lv.level[o] = p->ov[i].set & (1U << o) ?
+			p->ov[i].lv.level[o] = (p->ov[i].set & (1U << o)) ?
 					       p->ov[i].own.level[o] : p->machine.level[o];
 	for (int i = 0; i < p->noverrides; i++)
 		p->ov[i].lv.permissive = p->ov[i].own.permissive;
@@ -398,13 +398,14 @@ static struct bpf_object *open_variant(int *rc)
 	LIBBPF_OPTS(bpf_object_open_opts, opts);
 	struct bpf_object *obj;
 	const void *elf;
-	char mode[32];
 	size_t sz;
 
 	if (have_kfunc("bpf_rdonly_cast")) {
 		elf = procmem_cast__elf_bytes(&sz);
 		opts.object_name = "procmem_cast";
 	} else {
+		char mode[32];
+
 		lockdown_mode(mode, sizeof(mode));
 		if (!strcmp(mode, "confidentiality")) {
 			*rc = pm_refuse(EXIT_LOCKDOWN, "lockdown=confidentiality forbids bpf_probe_read and this kernel has no bpf_rdonly_cast (6.2 and later): the enforcer cannot read the kernel here");
@@ -753,7 +754,7 @@ int pm_probe(struct pm_state *st, char *why, size_t n)
 	const struct pm_levels *lv;
 	struct pm_config c;
 	char cg[256];
-	int fd, scope, want, cfd = st->map[PM_MAP_CONFIG];
+	int fd, scope, cfd = st->map[PM_MAP_CONFIG];
 	static const char *const vnames[] = { "not seen", "allowed", "denied", "would-deny" };
 	int nops = st->link[PM_HOOK_PERMISSION] >= 0 ? PM_NOPS : PM_WRITE;
 	char buf[1];
@@ -787,7 +788,8 @@ int pm_probe(struct pm_state *st, char *why, size_t n)
 		return -1;
 	}
 	for (int o = 0; o < nops; o++) {
-		want = self_verdict(lv, o);
+		int want = self_verdict(lv, o);
+
 		if (c.probe[o] != want) {
 			snprintf(why, n, "%s by procmem on its own mem file: the programs %s%s, the policy says %s",
 				 op_names[o], c.probe[o] ? "decided " : "did not decide it",
