@@ -53,4 +53,4 @@ install: $(PROCMEM)
 	[ -e $(DESTDIR)$(SYSCONFDIR)/procmem/enforce.conf ] || \
 		install -m 0644 tools/procmem/enforce.conf $(DESTDIR)$(SYSCONFDIR)/procmem/enforce.conf
 
-DEMOS += tools/procmem/demo.sh
+DEMOS += tools/procmem/demo.sh tools/procmem/demo-enforce.sh
