@@ -6,7 +6,7 @@
  *   attack handoff VICTIM   a tracer opens the mem file and passes the fd
  *                           over SCM_RIGHTS to a process that is not a
  *                           tracer, which writes the payload
- *   attack forkedtracer     the forked-tracer attack (issue 12, item 10):
+ *   attack forkedtracer     the forked-tracer attack:
  *                           a process writes its own read-only text as
  *                           its child's tracee.  It forks, lets the child
  *                           attach (PR_SET_PTRACER, as Yama's scope 1

@@ -1,4 +1,4 @@
-# Compatibility and attack matrix (issue 5): real programs and attacks run
+# Compatibility and attack matrix: real programs and attacks run
 # in lab guests under every /proc/PID/mem level; see tests/compat/README.md.
 COMPAT := build/compat
 COMPAT_BINS := $(addprefix $(COMPAT)/,attack victim jit supervisor scantarget \

@@ -4,3 +4,5 @@ CHECKS += tests/lab/runner.sh
 CHECKS += tests/lab/debian.sh
 # Every step of make demo is there to run.
 CHECKS += tests/lab/demos.sh
+# make demo's enforcer step, run and its output checked.
+CHECKS += tests/lab/demo-enforce.sh

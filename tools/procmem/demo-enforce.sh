@@ -31,9 +31,9 @@ say "procmem watch &"
 watch=$!
 
 say "gdb -p PID   # attach to a running process, break in tick(), print"
-"$tmp/victim" >/dev/null 2>&1 &
+"$tmp/victim" 60 >/dev/null 2>&1 &
 target=$!
-sleep 0.3
+sleep 1
 timeout 60 gdb -q -nx -batch -ex 'set debuginfod enabled off' -p "$target" \
 	-ex 'break tick' -ex continue \
 	-ex 'printf "stopped in tick() after %lu ticks\n", (unsigned long)ticks' \
