@@ -74,15 +74,15 @@ fi
 # A thread's file once the thread is reaped; the O_RDWR open counted
 # against both operations in permissive mode; a bare proc_mem.permissive
 # keeps the policy enforced.
-boot $k "$p.restrict_write=self $p.restrict_foll_force=ptrace" "$t"
-boot $k "$p.permissive=1 $p.restrict_open_read=self $p.restrict_open_write=self $p.restrict_write=ptrace $p.restrict_foll_force=never" "$t"
-boot $k "$p.restrict_open_read=never $p.permissive" "$t"
+boot "$k" "$p.restrict_write=self $p.restrict_foll_force=ptrace" "$t"
+boot "$k" "$p.permissive=1 $p.restrict_open_read=self $p.restrict_open_write=self $p.restrict_write=ptrace $p.restrict_foll_force=never" "$t"
+boot "$k" "$p.restrict_open_read=never $p.permissive" "$t"
 if [ $ver = 6.12 ]; then
-	boot $k "$p.restrict_open_read=self $p.restrict_open_write=ptrace" "$t"
-	boot $k "$p.permissive=maybe $p.restrict_write=never $p.restrict_foll_force=never" "$t"
-	boot $k "$p.force_override=self $p.restrict_write=ptrace $p.restrict_open_write=never" "$t"
+	boot "$k" "$p.restrict_open_read=self $p.restrict_open_write=ptrace" "$t"
+	boot "$k" "$p.permissive=maybe $p.restrict_write=never $p.restrict_foll_force=never" "$t"
+	boot "$k" "$p.force_override=self $p.restrict_write=ptrace $p.restrict_open_write=never" "$t"
 	# Raises every level to self: the rest of that boot runs at self.
-	boot $k "" env PROC_MEM_CORNERS_RAISE=1 "$t"
+	boot "$k" "" env PROC_MEM_CORNERS_RAISE=1 "$t"
 	# Debian's own kernel (stock, force at always) has io_uring and Yama.
 	boot debian-6.12 "" "$t"
 	boot debian-6.12 "" sh -c "echo 3 >/proc/sys/kernel/yama/ptrace_scope && $t"
