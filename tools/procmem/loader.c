@@ -392,6 +392,101 @@ static int have_kfunc(const char *name)
 	return found;
 }
 
+#define LSM_FILE	"/sys/kernel/security/lsm"
+#define BTF_FILE	"/sys/kernel/btf/vmlinux"
+
+/* Is BPF LSM in the kernel's active list?  1, 0, or -1 unreadable. */
+static int lsm_active(char *list, size_t n)
+{
+	FILE *f = fopen(LSM_FILE, "r");
+
+	if (!f) {
+		/* securityfs is not mounted on a bare system: mount it. */
+		mount("securityfs", "/sys/kernel/security", "securityfs", 0, NULL);
+		f = fopen(LSM_FILE, "r");
+	}
+	if (!f)
+		return -1;
+	if (!fgets(list, (int)n, f))
+		list[0] = 0;
+	fclose(f);
+	list[strcspn(list, "\n")] = 0;
+	for (char *s = list, *e; *s; s = *e ? e + 1 : e) {
+		e = s + strcspn(s, ",");
+		if (e - s == 3 && !strncmp(s, "bpf", 3))
+			return 1;
+	}
+	return 0;
+}
+
+/* lsm= for the kernel command line: the active list, then bpf. */
+static void lsm_param(const char *list, char *out, size_t n)
+{
+	size_t len = 0;
+
+	out[0] = 0;
+	for (const char *s = list, *e; *s; s = *e ? e + 1 : e) {
+		e = s + strcspn(s, ",");
+		if (e - s == 10 && !strncmp(s, "capability", 10))
+			continue;	/* always first, implied */
+		len += snprintf(out + len, n - len, "%.*s,", (int)(e - s), s);
+		if (len >= n)
+			return;
+	}
+	snprintf(out + len, n - len, "bpf");
+}
+
+int pm_kernel_ready(char *why, size_t n, char *param, size_t pn)
+{
+	char lsm[256];
+	int rc;
+
+	if (param && pn)
+		param[0] = 0;
+	if (access(BTF_FILE, R_OK)) {
+		snprintf(why, n, "the kernel has no BTF (%s): it needs CONFIG_DEBUG_INFO_BTF=y",
+			 BTF_FILE);
+		return EXIT_NO_BTF;
+	}
+	rc = lsm_active(lsm, sizeof(lsm));
+	if (rc < 0) {
+		snprintf(why, n, "BPF LSM: cannot read %s: %s", LSM_FILE, strerror(errno));
+		return EXIT_NO_BPF_LSM;
+	}
+	if (rc == 0) {
+		char p[300];
+
+		lsm_param(lsm, p, sizeof(p));
+		if (param && pn)
+			snprintf(param, pn, "lsm=%s", p);
+		snprintf(why, n, "BPF LSM is not active (%s: %s): boot with lsm=%s", LSM_FILE, lsm, p);
+		return EXIT_NO_BPF_LSM;
+	}
+	return EXIT_OK;
+}
+
+int pm_variant(int *cast, char *why, size_t n)
+{
+	char mode[32];
+
+	*cast = have_kfunc("bpf_rdonly_cast");
+	if (*cast)
+		return EXIT_OK;
+	lockdown_mode(mode, sizeof(mode));
+	if (!strcmp(mode, "confidentiality")) {
+		snprintf(why, n, "lockdown=confidentiality forbids bpf_probe_read and this kernel has no bpf_rdonly_cast (6.2 and later): the enforcer cannot read the kernel here");
+		return EXIT_LOCKDOWN;
+	}
+	return EXIT_OK;
+}
+
+int pm_loadable(char *why, size_t n, char *param, size_t pn)
+{
+	int cast, rc = pm_kernel_ready(why, n, param, pn);
+
+	return rc ? rc : pm_variant(&cast, why, n);
+}
+
 /* The object for this kernel, opened (not loaded); NULL and a refusal. */
 static struct bpf_object *open_variant(int *rc)
 {
@@ -400,17 +495,18 @@ static struct bpf_object *open_variant(int *rc)
 	const void *elf;
 	size_t sz;
 
-	if (have_kfunc("bpf_rdonly_cast")) {
+	char why[256];
+	int cast;
+
+	*rc = pm_variant(&cast, why, sizeof(why));
+	if (*rc) {
+		*rc = pm_refuse(*rc, "%s", why);
+		return NULL;
+	}
+	if (cast) {
 		elf = procmem_cast__elf_bytes(&sz);
 		opts.object_name = "procmem_cast";
 	} else {
-		char mode[32];
-
-		lockdown_mode(mode, sizeof(mode));
-		if (!strcmp(mode, "confidentiality")) {
-			*rc = pm_refuse(EXIT_LOCKDOWN, "lockdown=confidentiality forbids bpf_probe_read and this kernel has no bpf_rdonly_cast (6.2 and later): the enforcer cannot read the kernel here");
-			return NULL;
-		}
 		elf = procmem_probe__elf_bytes(&sz);
 		opts.object_name = "procmem_probe";
 	}
