@@ -36,8 +36,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define LSM_LIST "/sys/kernel/security/lsm"
-
 /* ---- the machine ---- */
 
 struct machine {
@@ -49,7 +47,9 @@ struct machine {
 	char fam[24];			/* the matrix's kernel column for force */
 	int avail[NOPS][LV_NEVER + 1];	/* levels this kernel can apply */
 	int bpf_lsm;			/* 1 active, 0 not, -1 unknown */
-	char lsm_list[256];
+	int enf_rc;			/* pm_loadable(): EXIT_OK or enforce's refusal */
+	char enf_why[400];		/* why not */
+	char lsm_param[300];		/* the lsm= to boot with, if not active */
 };
 
 static void machine_read(struct machine *mc, const struct matrix *m)
@@ -78,13 +78,9 @@ static void machine_read(struct machine *mc, const struct matrix *m)
 					mc->cur_src[o] = "bpf";
 				}
 	}
-	mc->bpf_lsm = -1;
-	if (!pm_read_line(LSM_LIST, mc->lsm_list, sizeof(mc->lsm_list))) {
-		char l[260];
-
-		snprintf(l, sizeof(l), ",%s,", mc->lsm_list);
-		mc->bpf_lsm = strstr(l, ",bpf,") != NULL;
-	}
+	/* where procmem enforce would refuse, advise does not send the reader */
+	mc->enf_rc = pm_loadable(mc->enf_why, sizeof(mc->enf_why), mc->lsm_param,
+				 sizeof(mc->lsm_param), &mc->bpf_lsm);
 
 	/* The matrix column for force: Debian's own kernels have theirs. */
 	snprintf(mc->fam, sizeof(mc->fam), "%s",
@@ -488,9 +484,36 @@ struct apply {
 	char sysctl[4][96];
 	int nsysctl;
 	char enforce[160];
-	char notes[4][256];
+	char notes[4][640];
 	int nnotes;
 };
+
+/* open_read, open_write and write on a kernel without the series: the
+ * enforcer where it can load (procmem enforce's own checks), else the
+ * series' boot parameters. */
+static void apply_enforcer(const struct machine *mc, const enum level *t, struct apply *ap)
+{
+	char params[160] = "";
+	size_t n = 0;
+
+	if (mc->en.loaded || mc->enf_rc == EXIT_OK || mc->enf_rc == EXIT_NO_BPF_LSM) {
+		snprintf(ap->enforce, sizeof(ap->enforce), "--open-read=%s --open-write=%s --write=%s",
+			 level_name(t[OP_OPEN_READ]), level_name(t[OP_OPEN_WRITE]),
+			 level_name(t[OP_WRITE]));
+		if (!mc->en.loaded && mc->enf_rc == EXIT_NO_BPF_LSM)
+			snprintf(ap->notes[ap->nnotes++], sizeof(ap->notes[0]),
+				 "BPF LSM is not active: boot with %s for procmem enforce",
+				 mc->lsm_param);
+		return;
+	}
+	for (int o = 0; o < OP_FORCE && n < sizeof(params); o++)
+		if (t[o] > LV_ALWAYS)
+			n += (size_t)snprintf(params + n, sizeof(params) - n, " proc_mem.restrict_%s=%s",
+					      op_names[o], level_name(t[o]));
+	snprintf(ap->notes[ap->nnotes++], sizeof(ap->notes[0]),
+		 "procmem enforce cannot load here (%s): the kernel series (kernel/) takes%s",
+		 mc->enf_why, params);
+}
 
 static void make_apply(const struct machine *mc, const enum level *t, struct apply *ap)
 {
@@ -521,17 +544,7 @@ static void make_apply(const struct machine *mc, const enum level *t, struct app
 		snprintf(ap->cmdline, sizeof(ap->cmdline), "proc_mem.force_override=%s",
 			 level_name(t[OP_FORCE]));
 	if (t[OP_OPEN_READ] > LV_ALWAYS || t[OP_OPEN_WRITE] > LV_ALWAYS || t[OP_WRITE] > LV_ALWAYS) {
-		snprintf(ap->enforce, sizeof(ap->enforce), "--open-read=%s --open-write=%s --write=%s",
-			 level_name(t[OP_OPEN_READ]), level_name(t[OP_OPEN_WRITE]),
-			 level_name(t[OP_WRITE]));
-		if (mc->bpf_lsm == 0) {
-			char l[300];
-
-			snprintf(l, sizeof(l), ",%s", mc->lsm_list);
-			snprintf(ap->notes[ap->nnotes++], sizeof(ap->notes[0]),
-				 "BPF LSM is not active: boot with lsm=%.180s,bpf for procmem enforce",
-				 strncmp(l, ",capability,", 12) ? mc->lsm_list : mc->lsm_list + 11);
-		}
+		apply_enforcer(mc, t, ap);
 	} else if (mc->en.loaded) {
 		/* a config describes the whole policy: nothing restricted */
 		snprintf(ap->enforce, sizeof(ap->enforce),

@@ -156,7 +156,7 @@ static int preflight(struct request *r)
 		return pm_refuse(EXIT_NOT_ROOT, "enforce needs root (CAP_SYS_ADMIN and CAP_BPF)");
 	if (!initial_pidns())
 		return pm_refuse(EXIT_NOT_ENFORCING, "procmem runs in a pid namespace: its self-check cannot name its own thread to the programs; run it on the host");
-	rc = pm_kernel_ready(why, sizeof(why), NULL, 0);
+	rc = pm_kernel_ready(why, sizeof(why));
 	if (rc)
 		return pm_refuse(rc, "%s", why);
 	if (r->cgroup) {

@@ -396,11 +396,12 @@ static int have_kfunc(const char *name)
 #define BTF_FILE	"/sys/kernel/btf/vmlinux"
 
 /* Is BPF LSM in the kernel's active list?  1, 0, or -1 unreadable. */
-static int lsm_active(char *list, size_t n)
+static int lsm_active(char *list, size_t n, int may_mount)
 {
 	FILE *f = fopen(LSM_FILE, "r");
 
-	if (!f) {
+	list[0] = 0;
+	if (!f && may_mount) {
 		/* securityfs is not mounted on a bare system: mount it. */
 		mount("securityfs", "/sys/kernel/security", "securityfs", 0, NULL);
 		f = fopen(LSM_FILE, "r");
@@ -436,33 +437,41 @@ static void lsm_param(const char *list, char *out, size_t n)
 	snprintf(out + len, n - len, "bpf");
 }
 
-int pm_kernel_ready(char *why, size_t n, char *param, size_t pn)
+/* BTF, then BPF LSM (*lsm: 1 active, 0 not, -1 unknown, mounting
+ * securityfs first if @may_mount); unknown refuses only if @strict. */
+static int kernel_ready(char *why, size_t n, char *param, size_t pn, int strict, int *lsm)
 {
-	char lsm[256];
-	int rc;
+	char list[256];
 
 	if (param && pn)
 		param[0] = 0;
+	*lsm = lsm_active(list, sizeof(list), strict);
 	if (access(BTF_FILE, R_OK)) {
 		snprintf(why, n, "the kernel has no BTF (%s): it needs CONFIG_DEBUG_INFO_BTF=y",
 			 BTF_FILE);
 		return EXIT_NO_BTF;
 	}
-	rc = lsm_active(lsm, sizeof(lsm));
-	if (rc < 0) {
+	if (*lsm < 0 && strict) {
 		snprintf(why, n, "BPF LSM: cannot read %s: %s", LSM_FILE, strerror(errno));
 		return EXIT_NO_BPF_LSM;
 	}
-	if (rc == 0) {
+	if (*lsm == 0) {
 		char p[300];
 
-		lsm_param(lsm, p, sizeof(p));
+		lsm_param(list, p, sizeof(p));
 		if (param && pn)
 			snprintf(param, pn, "lsm=%s", p);
-		snprintf(why, n, "BPF LSM is not active (%s: %s): boot with lsm=%s", LSM_FILE, lsm, p);
+		snprintf(why, n, "BPF LSM is not active (%s: %s): boot with lsm=%s", LSM_FILE, list, p);
 		return EXIT_NO_BPF_LSM;
 	}
 	return EXIT_OK;
+}
+
+int pm_kernel_ready(char *why, size_t n)
+{
+	int lsm;
+
+	return kernel_ready(why, n, NULL, 0, 1, &lsm);
 }
 
 int pm_variant(int *cast, char *why, size_t n)
@@ -480,9 +489,9 @@ int pm_variant(int *cast, char *why, size_t n)
 	return EXIT_OK;
 }
 
-int pm_loadable(char *why, size_t n, char *param, size_t pn)
+int pm_loadable(char *why, size_t n, char *param, size_t pn, int *lsm)
 {
-	int cast, rc = pm_kernel_ready(why, n, param, pn);
+	int cast, rc = kernel_ready(why, n, param, pn, 0, lsm);
 
 	return rc ? rc : pm_variant(&cast, why, n);
 }

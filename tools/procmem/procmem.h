@@ -201,14 +201,17 @@ struct pm_state {
 int pm_refuse(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
  * Can the enforcer load on this kernel?  The checks procmem enforce
- * refuses on: EXIT_OK, or EXIT_NO_BTF, EXIT_NO_BPF_LSM (with @lsm_param,
- * if not NULL, the lsm= to boot with) or EXIT_LOCKDOWN, and @why.
- * pm_kernel_ready: BTF and BPF LSM; pm_variant: the object this kernel
+ * refuses on, one home for enforce, status and advise: EXIT_OK, or
+ * EXIT_NO_BTF, EXIT_NO_BPF_LSM or EXIT_LOCKDOWN, with @why.
+ * pm_kernel_ready: BTF and BPF LSM (securityfs mounted if need be; an
+ * unreadable LSM list refuses).  pm_variant: the object this kernel
  * takes (*cast: the bpf_rdonly_cast one), or lockdown's refusal.
+ * pm_loadable: all of them, mounting nothing; *lsm 1 BPF LSM active,
+ * 0 not (@param: the lsm= to boot with), -1 unknown (not refused).
  */
-int pm_kernel_ready(char *why, size_t n, char *lsm_param, size_t pn);
+int pm_kernel_ready(char *why, size_t n);
 int pm_variant(int *cast, char *why, size_t n);
-int pm_loadable(char *why, size_t n, char *lsm_param, size_t pn);
+int pm_loadable(char *why, size_t n, char *param, size_t pn, int *lsm);
 int pm_bpffs(void);
 /* Serialises procmem commands that change the enforcer; the fd, or -1. */
 int pm_lock(void);

@@ -16,7 +16,7 @@
 #define MAX_LINES 32
 
 struct lines {
-	char s[MAX_LINES][256];
+	char s[MAX_LINES][640];
 	int n;
 };
 
@@ -59,9 +59,40 @@ static const char *kind_text(enum kernel_kind k)
 	       "no /proc/PID/mem controls";
 }
 
-static void lacks(const struct config *c, const struct enforcer *e,
-		  struct lines *l)
+/* Whether the enforcer could provide what this kernel lacks: procmem
+ * enforce's own checks, read once. */
+struct remedy {
+	int rc, lsm;
+	char why[400], param[300];
+};
+
+static void remedy_read(struct remedy *r)
 {
+	r->rc = pm_loadable(r->why, sizeof(r->why), r->param, sizeof(r->param), &r->lsm);
+}
+
+/* "`procmem enforce OPTS` provides IT (BPF LSM active)", or why not. */
+static const char *remedy_text(const struct remedy *r, const char *opts, const char *it,
+			       char *buf, size_t n)
+{
+	if (r->rc == EXIT_OK)
+		snprintf(buf, n, "`procmem enforce %s` provides %s (BPF LSM %s)", opts, it,
+			 r->lsm > 0 ? "active" : "not known to be active: /sys/kernel/security/lsm unreadable");
+	else if (r->rc == EXIT_NO_BPF_LSM)
+		snprintf(buf, n, "`procmem enforce %s` provides %s once booted with %s", opts, it,
+			 r->param);
+	else
+		snprintf(buf, n, "the kernel series (kernel/) provides %s; procmem enforce cannot load here: %s",
+			 it, r->why);
+	return buf;
+}
+
+static void lacks(const struct config *c, const struct enforcer *e,
+		  const struct remedy *rm, struct lines *l)
+{
+	static const char ops[] = "--open-read=L --open-write=L --write=L";
+	char how[560];
+
 	if (e->loaded && e->have_policy) {
 		if (c->kind == K_PATCHED)
 			return;
@@ -71,10 +102,12 @@ static void lacks(const struct config *c, const struct enforcer *e,
 	}
 	switch (c->kind) {
 	case K_NONE:
-		add(l, "any /proc/PID/mem control: proc_mem.force_override came with Linux 6.11");
+		add(l, "any /proc/PID/mem control: proc_mem.force_override came with Linux 6.11; for open_read, open_write and write %s",
+		    remedy_text(rm, ops, "them", how, sizeof(how)));
 		break;
 	case K_STOCK:
-		add(l, "controls for open_read, open_write and write (proc_mem.restrict_*)");
+		add(l, "controls for open_read, open_write and write (proc_mem.restrict_*): %s",
+		    remedy_text(rm, ops, "them", how, sizeof(how)));
 		add(l, "the level 'self' for force");
 		add(l, "sysctls under /proc/sys/kernel/proc_mem: levels are fixed at boot");
 		add(l, "permissive mode (proc_mem.permissive)");
@@ -88,8 +121,8 @@ static void lacks(const struct config *c, const struct enforcer *e,
 }
 
 /* Boot parameters that do not have the effect they ask for. */
-static void check_params(const struct config *c, struct lines *find,
-			 struct lines *notes)
+static void check_params(const struct config *c, const struct remedy *rm,
+			 struct lines *find, struct lines *notes)
 {
 	for (int i = 0; i < c->nparams; i++) {
 		const struct param *p = &c->params[i];
@@ -109,10 +142,21 @@ static void check_params(const struct config *c, struct lines *find,
 			continue;
 		}
 		if (!p->known) {
+			char how[560] = "";
+
+			if (p->op < OP_FORCE && want > LV_ALWAYS) {
+				char opt[96];
+
+				snprintf(opt, sizeof(opt), "--%s=%s", p->op == OP_OPEN_READ ? "open-read" :
+					 p->op == OP_OPEN_WRITE ? "open-write" : "write", level_name(want));
+				how[0] = ';';
+				how[1] = ' ';
+				remedy_text(rm, opt, "it", how + 2, sizeof(how) - 2);
+			}
 			add(want > LV_ALWAYS ? find : notes,
-			    "proc_mem.%s=%s is ignored: this kernel has no such parameter (%s stays %s)",
+			    "proc_mem.%s=%s is ignored: this kernel has no such parameter (%s stays %s)%s",
 			    p->name, p->value, op_names[p->op],
-			    level_name(c->configured[p->op]));
+			    level_name(c->configured[p->op]), how);
 		} else if (!p->valid) {
 			add(find, "proc_mem.%s=%s: invalid value for this kernel (it accepts %s); %s stays %s",
 			    p->name, p->value,
@@ -264,6 +308,7 @@ struct status {
 	struct enforcer en;
 	struct probes p;
 	struct lines find, notes, lack;
+	struct remedy rm;
 	enum level measured[NOPS], enforced[NOPS];
 	const char *why[NOPS];
 	int rc;
@@ -420,7 +465,8 @@ static void status_run(struct status *s, int timeout)
 			}
 	probes_run(&s->p, timeout);
 	judge_ops(s, &errors);
-	check_params(c, &s->find, &s->notes);
+	remedy_read(&s->rm);
+	check_params(c, &s->rm, &s->find, &s->notes);
 	if (c->permissive)
 		for (int o = 0; o < NOPS; o++)
 			if (c->configured[o] > LV_ALWAYS)
@@ -433,7 +479,7 @@ static void status_run(struct status *s, int timeout)
 			if (en->level[o] > LV_ALWAYS)
 				add(&s->find, "enforcer permissive: %s=%s is logged, not enforced",
 				    op_names[o], level_name(en->level[o]));
-	lacks(c, en, &s->lack);
+	lacks(c, en, &s->rm, &s->lack);
 	if (s->p.fatal[0])
 		add(&s->notes, "probes: %s", s->p.fatal);
 
