@@ -19,21 +19,15 @@
  */
 #include "procmem.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <json-c/json.h>
-#include <ctype.h>
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 /* ---- the machine ---- */

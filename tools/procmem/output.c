@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * JSON output through json-c: every document procmem prints is built as
- * a json_object and printed here, in one format (two-space indents, one
- * line per document with --json-lines style callers passing plain).
+ * a json_object and printed here: indented (status, scan, advise) or one
+ * line a document (watch --json).
  */
 #include "procmem.h"
 
