@@ -18,7 +18,6 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -452,78 +451,4 @@ int cmd_enforce(int argc, char **argv)
 	rc = put_in_force(&p, what);
 	close(lock);
 	return rc;
-}
-
-/* ---- the enforcer as procmem status and advise see it ---- */
-
-int enforcer_loaded(void)
-{
-	return access(PM_PIN_DIR, F_OK) == 0;
-}
-
-int enforcer_read(struct enforcer *e)
-{
-	struct pm_state st;
-	unsigned long long n[PM_C_NR];
-	const struct pm_levels *lv;
-	char why[256];
-	__u64 key, next;
-	int lock;
-
-	memset(e, 0, sizeof(*e));
-	e->scope = -1;
-	for (int o = 0; o < NOPS; o++)
-		e->level[o] = LV_UNKNOWN;
-	if (!enforcer_loaded())
-		return 0;
-	e->loaded = 1;
-	lock = geteuid() == 0 ? pm_lock() : -1;	/* no enforce in between */
-	if (pm_state_open(&st)) {
-		snprintf(e->error, sizeof(e->error), "cannot open %s", PM_PIN_DIR);
-		if (lock >= 0)
-			close(lock);
-		return -1;
-	}
-	if (st.map[PM_MAP_CONFIG] < 0 && st.map[PM_MAP_POLICY] < 0) {
-		snprintf(e->error, sizeof(e->error), "cannot open the pinned maps: %s",
-			 strerror(errno));
-		pm_state_close(&st);
-		if (lock >= 0)
-			close(lock);
-		return -1;
-	}
-	if (st.have_policy) {
-		char cg[256];
-
-		pm_own_cgroup(cg, sizeof(cg));
-		e->scope = pm_scope_of(&st.pol, cg);
-		lv = e->scope < 0 ? &st.pol.machine : &st.pol.ov[e->scope].lv;
-		if (e->scope >= 0)
-			pm_path_join(&st.pol.ov[e->scope], e->scope_path, sizeof(e->scope_path));
-		e->have_policy = 1;
-		for (int o = 0; o < PM_NOPS; o++)
-			e->level[o] = lv->level[o] <= PM_NEVER ? (enum level)lv->level[o] : LV_UNKNOWN;
-		e->permissive = lv->permissive;
-		e->overrides = st.pol.noverrides;
-	}
-	if (st.map[PM_MAP_COUNTERS] >= 0 && !pm_counters(st.map[PM_MAP_COUNTERS], n))
-		for (int o = 0; o < PM_NOPS; o++) {
-			e->denied[o] = n[PM_C_DECIDED(PM_V_DENIED, o)];
-			e->would_deny[o] = n[PM_C_DECIDED(PM_V_WOULD_DENY, o)];
-			e->allowed[o] = n[PM_C_DECIDED(PM_V_ALLOWED, o)];
-		}
-	if (st.map[PM_MAP_FILES] >= 0)
-		for (int err = bpf_map_get_next_key(st.map[PM_MAP_FILES], NULL, &next); !err;
-		     err = bpf_map_get_next_key(st.map[PM_MAP_FILES], &key, &next)) {
-			key = next;
-			e->files++;
-		}
-	if (st.degraded)
-		snprintf(e->error, sizeof(e->error), "degraded: missing %s", st.missing);
-	else if (pm_probe(&st, why, sizeof(why)))
-		snprintf(e->error, sizeof(e->error), "degraded: %s", why);
-	pm_state_close(&st);
-	if (lock >= 0)
-		close(lock);
-	return e->error[0] ? -1 : 0;
 }

@@ -229,7 +229,7 @@ void pm_path_join(const struct pm_override *ov, char *buf, size_t n);
 int pm_scope_of(const struct pm_policy *p, const char *path);
 void pm_own_cgroup(char *path, size_t n);
 
-/* The enforcer as procmem status and advise see it. */
+/* The enforcer as procmem status and advise see it (loader.c). */
 struct enforcer {
 	int loaded;		/* pinned under PM_PIN_DIR */
 	int have_policy;	/* a policy applies to our cgroup */
