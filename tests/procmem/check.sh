@@ -166,19 +166,89 @@ else
 	ok "scan as nobody exits 1 # SKIP not root"
 fi
 
-# Command line, JSON, man page, lint, install.
-expect "--help exits 0" 0 $pm --help
-expect "no command is a usage error" 2 $pm
-expect "unknown command is a usage error" 2 $pm frob
-expect "bad --timeout is a usage error" 2 $pm status --timeout soon
-expect "unknown option is a usage error" 2 $pm scan --bogus
-expect "usage errors say what is wrong" 0 \
-	sh -c "$pm frob 2>&1 >/dev/null | grep -q \"unknown command 'frob'\""
+# The command line's conventions, one row each: the exit status, where a
+# pattern (grep -E) must be found (out: stdout; err: stderr, which must be
+# that one line), and procmem's arguments (words; '' for none).  Both
+# option forms, --opt=VAL and --opt VAL, must reach the same check; --
+# ends the options.
+cli="
+0|out|^usage: procmem COMMAND|--help
+0|out|^procmem $(cat tools/procmem/VERSION)\$|--version
+0|out|^usage: procmem status|status --help
+0|out|^usage: procmem scan|scan -h
+0|out|^usage: procmem enforce|enforce --help
+0|out|^usage: procmem watch|watch -h
+0|out|^usage: procmem advise|advise --help
+2|err|no command given|''
+2|err|unknown command 'frob'|frob
+2|err|unknown option '--json' before|--json status
+2|err|^procmem: status: unknown option '--bogus' \\(procmem status --help\\)\$|status --bogus
+2|err|^procmem: scan: unknown option '-x'|scan -x
+2|err|^procmem: enforce: unknown option '--bogus'|enforce --bogus
+2|err|^procmem: watch: unknown option '--bogus'|watch --bogus
+2|err|^procmem: advise: unknown option '--bogus'|advise --bogus
+2|err|status: --timeout needs a value|status --timeout
+2|err|--timeout takes 1 to 3600 seconds, not 'soon'|status --timeout=soon
+2|err|--timeout takes 1 to 3600 seconds, not 'soon'|status --timeout soon
+2|err|--timeout takes 1 to 3600 seconds, not '0'|status -t 0
+0|out|^result: +ok|status --timeout=20
+0|out|^result: +ok|status --timeout 20
+2|err|--count takes a positive number, not '0'|watch --count=0
+2|err|--count takes a positive number, not '0'|watch --count 0
+2|err|bad level 'bogus' for --write|enforce --write=bogus
+2|err|bad level 'bogus' for --write|enforce --write bogus
+2|err|--cgroup needs levels, or --off|enforce --cgroup=a/b
+2|err|--cgroup needs levels, or --off|enforce --cgroup a/b
+2|err|--observe takes 1 to 86400 seconds, not '0'|advise --observe=0
+2|err|--observe takes 1 to 86400 seconds, not 'soon'|advise --observe soon
+3|err|^procmem: advise: /nonexistent/m.json: No such file|advise --matrix=/nonexistent/m.json
+3|err|^procmem: advise: /nonexistent/m.json: No such file|advise --matrix /nonexistent/m.json
+2|err|unknown profile 'laptop'|advise --profile=laptop
+2|err|unexpected argument 'x'|scan -- x
+2|err|unexpected argument '--json'|scan -- --json
+0|out|\"command\": \"scan\"|scan --json --
+"
+while IFS='|' read -r want where pat args; do
+	[ -n "$want" ] || continue
+	[ "$args" = "''" ] && args=
+	got=0
+	# shellcheck disable=SC2086 # args are words
+	$pm $args >"$out/cli.out" 2>"$out/cli.err" </dev/null || got=$?
+	if [ "$where" = err ]; then f=$out/cli.err; else f=$out/cli.out; fi
+	lines=$(wc -l <"$out/cli.err")
+	if [ "$got" = "$want" ] && grep -qE -- "$pat" "$f" &&
+		{ [ "$where" = out ] || [ "$lines" = 1 ]; }; then
+		ok "procmem ${args:-(no arguments)}: exit $want, $where /$pat/"
+	else
+		not_ok "procmem ${args:-(no arguments)}: exit $want, $where /$pat/ (exit $got, $lines lines on stderr)"
+		sed 's/^/# out: /' "$out/cli.out" | head -5
+		sed 's/^/# err: /' "$out/cli.err" | head -5
+	fi
+done <<EOF
+$cli
+EOF
+
+# Man page, JSON, lint, install.
 expect "status --json is valid JSON" 0 sh -c "$pm status --json | python3 -m json.tool"
 expect "status exits 3 when it may not ptrace its child (under strace -f)" 3 \
 	strace -f -o /dev/null $pm status
 expect "man page formats without warnings" 0 \
 	sh -c '! groff -man -ww -z tools/procmem/procmem.1 2>&1 | grep .'
+expect "man -l renders the man page without warnings" 0 \
+	sh -c '! LC_ALL=C MANWIDTH=80 man --warnings -l tools/procmem/procmem.1 2>&1 >/dev/null | grep .'
+man_opts='--json --verbose --timeout --open-read --open-write --write --permissive
+	--cgroup --off --config --count --all --observe --records --profile --installed
+	--program --matrix --help --version'
+LC_ALL=C MANWIDTH=200 man -l tools/procmem/procmem.1 2>/dev/null |
+	sed -n '/^OPTIONS/,/^EXIT STATUS/p' >"$out/man-options.txt"
+missing=
+for o in $man_opts; do
+	grep -qE -- "^ +(-[a-zA-Z], )?$o([ =,]|\$)|, $o([ =,]|\$)" "$out/man-options.txt" ||
+		missing="$missing $o"
+done
+if [ -z "$missing" ]; then ok "the man page's OPTIONS documents every option"; else
+	not_ok "the man page's OPTIONS documents every option (missing:$missing)"
+fi
 # The BPF program (tools/procmem/bpf) is C for clang's BPF target, built
 # with -Wall -Wextra -Werror; cppcheck does not know its SEC() macros.
 expect "cppcheck finds nothing" 0 cppcheck --enable=warning,style,performance,portability \

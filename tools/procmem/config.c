@@ -16,32 +16,6 @@
 
 #define SYSCTL_DIR "/proc/sys/kernel/proc_mem"
 
-const char *const op_names[NOPS] = { "open_read", "open_write", "write", "force" };
-const char *const rel_names[NRELS] = { "self", "other", "tracer" };
-
-static const char *const level_names[] = { "always", "self", "ptrace", "never" };
-
-const char *level_name(enum level lv)
-{
-	return lv >= LV_ALWAYS && lv <= LV_NEVER ? level_names[lv] : "unknown";
-}
-
-enum level parse_level(const char *s, int synonyms)
-{
-	for (int i = LV_ALWAYS; i <= LV_NEVER; i++)
-		if (!strcmp(s, level_names[i]))
-			return (enum level)i;
-	if (synonyms) {
-		if (!strcmp(s, "off"))
-			return LV_ALWAYS;
-		if (!strcmp(s, "ptracer"))
-			return LV_PTRACE;
-		if (!strcmp(s, "all"))
-			return LV_NEVER;
-	}
-	return LV_UNKNOWN;
-}
-
 /* Reads a small file into buf, NUL-terminated; returns length or -1. */
 static ssize_t read_small(const char *path, char *buf, size_t size)
 {

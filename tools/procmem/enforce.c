@@ -18,12 +18,9 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define LSM_FILE	"/sys/kernel/security/lsm"
-#define BTF_FILE	"/sys/kernel/btf/vmlinux"
 
 /* One `procmem enforce` command line (or one line of a config file). */
 struct request {
@@ -35,14 +32,6 @@ struct request {
 	int depth;
 	const char *config;
 };
-
-static int usage_error(const char *fmt, const char *arg)
-{
-	fputs("procmem: enforce: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\nTry 'procmem enforce --help'.\n", stderr);
-	return EXIT_USAGE;
-}
 
 static void enforce_help(void)
 {
@@ -92,9 +81,8 @@ static int parse(int argc, char **argv, struct request *r, int in_config)
 			enum level lv = parse_level(optarg, 1);
 
 			if (lv == LV_UNKNOWN) {
-				fprintf(stderr, "procmem: bad level '%s' for --%s (always, self, ptrace, never;"
-					" synonyms off, ptracer, all)\n", optarg, opts[o].name);
-				return EXIT_USAGE;
+				return pm_usage_error("enforce", "bad level '%s' for --%s (always, self, ptrace, never; synonyms off, ptracer, all)",
+						      optarg, opts[o].name);
 			}
 			r->set[o] = 1;
 			r->level[o] = lv;
@@ -118,65 +106,22 @@ static int parse(int argc, char **argv, struct request *r, int in_config)
 			break;
 		case 'h':
 			return -1;
-		case ':':
-			return usage_error("%s needs a value", argv[optind - 1]);
 		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			return pm_opt_error("enforce", c, argv);
 		}
 	}
 	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+		return pm_usage_error("enforce", "unexpected argument '%s'", argv[optind]);
 	if (r->off && any)
-		return usage_error("%s", "--off takes no levels and no --permissive");
+		return pm_usage_error("enforce", "--off takes no levels and no --permissive");
 	if (r->config && (any || r->off || r->cgroup))
-		return usage_error("%s", "--config takes no other options");
+		return pm_usage_error("enforce", "--config takes no other options");
 	if (in_config && (r->off || r->config))
-		return usage_error("%s", "a config line takes levels, --permissive and --cgroup");
+		return pm_usage_error("enforce", "a config line takes levels, --permissive and --cgroup");
 	r->show_only = !any && !r->off && !r->config;
 	if (r->show_only && r->cgroup)
-		return usage_error("%s", "--cgroup needs levels, or --off");
+		return pm_usage_error("enforce", "--cgroup needs levels, or --off");
 	return EXIT_OK;
-}
-
-/* Is BPF LSM in the kernel's active list?  1, 0, or -1 unreadable. */
-static int lsm_active(char *list, size_t n)
-{
-	FILE *f = fopen(LSM_FILE, "r");
-
-	if (!f) {
-		/* securityfs is not mounted on a bare system: mount it. */
-		mount("securityfs", "/sys/kernel/security", "securityfs", 0, NULL);
-		f = fopen(LSM_FILE, "r");
-	}
-	if (!f)
-		return -1;
-	if (!fgets(list, (int)n, f))
-		list[0] = 0;
-	fclose(f);
-	list[strcspn(list, "\n")] = 0;
-	for (char *s = list, *e; *s; s = *e ? e + 1 : e) {
-		e = s + strcspn(s, ",");
-		if (e - s == 3 && !strncmp(s, "bpf", 3))
-			return 1;
-	}
-	return 0;
-}
-
-/* lsm= for the kernel command line: the active list, then bpf. */
-static void lsm_param(const char *list, char *out, size_t n)
-{
-	size_t len = 0;
-
-	out[0] = 0;
-	for (const char *s = list, *e; *s; s = *e ? e + 1 : e) {
-		e = s + strcspn(s, ",");
-		if (e - s == 10 && !strncmp(s, "capability", 10))
-			continue;	/* always first, implied */
-		len += snprintf(out + len, n - len, "%.*s,", (int)(e - s), s);
-		if (len >= n)
-			return;
-	}
-	snprintf(out + len, n - len, "bpf");
 }
 
 /* Is procmem in the initial pid namespace (NSpid: one pid)? */
@@ -203,27 +148,16 @@ static int initial_pidns(void)
  * status if the request cannot be honoured. */
 static int preflight(struct request *r)
 {
-	char lsm[256];
+	char why[600];
 	int rc;
 
 	if (geteuid() != 0)
 		return pm_refuse(EXIT_NOT_ROOT, "enforce needs root (CAP_SYS_ADMIN and CAP_BPF)");
 	if (!initial_pidns())
 		return pm_refuse(EXIT_NOT_ENFORCING, "procmem runs in a pid namespace: its self-check cannot name its own thread to the programs; run it on the host");
-	if (access(BTF_FILE, R_OK))
-		return pm_refuse(EXIT_NO_BTF, "the kernel has no BTF (%s): it needs CONFIG_DEBUG_INFO_BTF=y",
-				 BTF_FILE);
-	rc = lsm_active(lsm, sizeof(lsm));
-	if (rc == 0) {
-		char param[300];
-
-		lsm_param(lsm, param, sizeof(param));
-		return pm_refuse(EXIT_NO_BPF_LSM, "BPF LSM is not active (%s: %s): boot with lsm=%s",
-				 LSM_FILE, lsm, param);
-	}
-	if (rc < 0)
-		return pm_refuse(EXIT_NO_BPF_LSM, "BPF LSM: cannot read %s: %s", LSM_FILE,
-				 strerror(errno));
+	rc = pm_kernel_ready(why, sizeof(why));
+	if (rc)
+		return pm_refuse(rc, "%s", why);
 	if (r->cgroup) {
 		r->depth = pm_path_split(r->cgroup, r->comp);
 		if (r->depth == -2)
@@ -427,7 +361,7 @@ static int enforce_config(const char *file)
 			continue;
 		lr = parse(n, words, &r, 1);
 		if (lr == -1 || (lr == EXIT_OK && r.show_only))
-			lr = usage_error("%s", "a config line needs levels or --permissive");
+			lr = pm_usage_error("enforce", "a config line needs levels or --permissive");
 		if (lr == EXIT_OK)
 			lr = preflight(&r);
 		if (lr == EXIT_OK)
@@ -517,78 +451,4 @@ int cmd_enforce(int argc, char **argv)
 	rc = put_in_force(&p, what);
 	close(lock);
 	return rc;
-}
-
-/* ---- the enforcer as procmem status and advise see it ---- */
-
-int enforcer_loaded(void)
-{
-	return access(PM_PIN_DIR, F_OK) == 0;
-}
-
-int enforcer_read(struct enforcer *e)
-{
-	struct pm_state st;
-	unsigned long long n[PM_C_NR];
-	const struct pm_levels *lv;
-	char why[256];
-	__u64 key, next;
-	int lock;
-
-	memset(e, 0, sizeof(*e));
-	e->scope = -1;
-	for (int o = 0; o < NOPS; o++)
-		e->level[o] = LV_UNKNOWN;
-	if (!enforcer_loaded())
-		return 0;
-	e->loaded = 1;
-	lock = geteuid() == 0 ? pm_lock() : -1;	/* no enforce in between */
-	if (pm_state_open(&st)) {
-		snprintf(e->error, sizeof(e->error), "cannot open %s", PM_PIN_DIR);
-		if (lock >= 0)
-			close(lock);
-		return -1;
-	}
-	if (st.map[PM_MAP_CONFIG] < 0 && st.map[PM_MAP_POLICY] < 0) {
-		snprintf(e->error, sizeof(e->error), "cannot open the pinned maps: %s",
-			 strerror(errno));
-		pm_state_close(&st);
-		if (lock >= 0)
-			close(lock);
-		return -1;
-	}
-	if (st.have_policy) {
-		char cg[256];
-
-		pm_own_cgroup(cg, sizeof(cg));
-		e->scope = pm_scope_of(&st.pol, cg);
-		lv = e->scope < 0 ? &st.pol.machine : &st.pol.ov[e->scope].lv;
-		if (e->scope >= 0)
-			pm_path_join(&st.pol.ov[e->scope], e->scope_path, sizeof(e->scope_path));
-		e->have_policy = 1;
-		for (int o = 0; o < PM_NOPS; o++)
-			e->level[o] = lv->level[o] <= PM_NEVER ? (enum level)lv->level[o] : LV_UNKNOWN;
-		e->permissive = lv->permissive;
-		e->overrides = st.pol.noverrides;
-	}
-	if (st.map[PM_MAP_COUNTERS] >= 0 && !pm_counters(st.map[PM_MAP_COUNTERS], n))
-		for (int o = 0; o < PM_NOPS; o++) {
-			e->denied[o] = n[PM_C_DECIDED(PM_V_DENIED, o)];
-			e->would_deny[o] = n[PM_C_DECIDED(PM_V_WOULD_DENY, o)];
-			e->allowed[o] = n[PM_C_DECIDED(PM_V_ALLOWED, o)];
-		}
-	if (st.map[PM_MAP_FILES] >= 0)
-		for (int err = bpf_map_get_next_key(st.map[PM_MAP_FILES], NULL, &next); !err;
-		     err = bpf_map_get_next_key(st.map[PM_MAP_FILES], &key, &next)) {
-			key = next;
-			e->files++;
-		}
-	if (st.degraded)
-		snprintf(e->error, sizeof(e->error), "degraded: missing %s", st.missing);
-	else if (pm_probe(&st, why, sizeof(why)))
-		snprintf(e->error, sizeof(e->error), "degraded: %s", why);
-	pm_state_close(&st);
-	if (lock >= 0)
-		close(lock);
-	return e->error[0] ? -1 : 0;
 }

@@ -362,6 +362,80 @@ void pm_unpin_dir(const char *dir)
 	rmdir(dir);
 }
 
+/* ---- the enforcer as procmem status and advise see it ---- */
+
+int enforcer_loaded(void)
+{
+	return access(PM_PIN_DIR, F_OK) == 0;
+}
+
+int enforcer_read(struct enforcer *e)
+{
+	struct pm_state st;
+	unsigned long long n[PM_C_NR];
+	const struct pm_levels *lv;
+	char why[256];
+	__u64 key, next;
+	int lock;
+
+	memset(e, 0, sizeof(*e));
+	e->scope = -1;
+	for (int o = 0; o < NOPS; o++)
+		e->level[o] = LV_UNKNOWN;
+	if (!enforcer_loaded())
+		return 0;
+	e->loaded = 1;
+	lock = geteuid() == 0 ? pm_lock() : -1;	/* no enforce in between */
+	if (pm_state_open(&st)) {
+		snprintf(e->error, sizeof(e->error), "cannot open %s", PM_PIN_DIR);
+		if (lock >= 0)
+			close(lock);
+		return -1;
+	}
+	if (st.map[PM_MAP_CONFIG] < 0 && st.map[PM_MAP_POLICY] < 0) {
+		snprintf(e->error, sizeof(e->error), "cannot open the pinned maps: %s",
+			 strerror(errno));
+		pm_state_close(&st);
+		if (lock >= 0)
+			close(lock);
+		return -1;
+	}
+	if (st.have_policy) {
+		char cg[256];
+
+		pm_own_cgroup(cg, sizeof(cg));
+		e->scope = pm_scope_of(&st.pol, cg);
+		lv = e->scope < 0 ? &st.pol.machine : &st.pol.ov[e->scope].lv;
+		if (e->scope >= 0)
+			pm_path_join(&st.pol.ov[e->scope], e->scope_path, sizeof(e->scope_path));
+		e->have_policy = 1;
+		for (int o = 0; o < PM_NOPS; o++)
+			e->level[o] = lv->level[o] <= PM_NEVER ? (enum level)lv->level[o] : LV_UNKNOWN;
+		e->permissive = lv->permissive;
+		e->overrides = st.pol.noverrides;
+	}
+	if (st.map[PM_MAP_COUNTERS] >= 0 && !pm_counters(st.map[PM_MAP_COUNTERS], n))
+		for (int o = 0; o < PM_NOPS; o++) {
+			e->denied[o] = n[PM_C_DECIDED(PM_V_DENIED, o)];
+			e->would_deny[o] = n[PM_C_DECIDED(PM_V_WOULD_DENY, o)];
+			e->allowed[o] = n[PM_C_DECIDED(PM_V_ALLOWED, o)];
+		}
+	if (st.map[PM_MAP_FILES] >= 0)
+		for (int err = bpf_map_get_next_key(st.map[PM_MAP_FILES], NULL, &next); !err;
+		     err = bpf_map_get_next_key(st.map[PM_MAP_FILES], &key, &next)) {
+			key = next;
+			e->files++;
+		}
+	if (st.degraded)
+		snprintf(e->error, sizeof(e->error), "degraded: missing %s", st.missing);
+	else if (pm_probe(&st, why, sizeof(why)))
+		snprintf(e->error, sizeof(e->error), "degraded: %s", why);
+	pm_state_close(&st);
+	if (lock >= 0)
+		close(lock);
+	return e->error[0] ? -1 : 0;
+}
+
 /* ---- loading ---- */
 
 /* The lockdown mode in force: "none", "integrity" or "confidentiality". */
@@ -392,6 +466,110 @@ static int have_kfunc(const char *name)
 	return found;
 }
 
+#define LSM_FILE	"/sys/kernel/security/lsm"
+#define BTF_FILE	"/sys/kernel/btf/vmlinux"
+
+/* Is BPF LSM in the kernel's active list?  1, 0, or -1 unreadable. */
+static int lsm_active(char *list, size_t n, int may_mount)
+{
+	FILE *f = fopen(LSM_FILE, "r");
+
+	list[0] = 0;
+	if (!f && may_mount) {
+		/* securityfs is not mounted on a bare system: mount it. */
+		mount("securityfs", "/sys/kernel/security", "securityfs", 0, NULL);
+		f = fopen(LSM_FILE, "r");
+	}
+	if (!f)
+		return -1;
+	if (!fgets(list, (int)n, f))
+		list[0] = 0;
+	fclose(f);
+	list[strcspn(list, "\n")] = 0;
+	for (char *s = list, *e; *s; s = *e ? e + 1 : e) {
+		e = s + strcspn(s, ",");
+		if (e - s == 3 && !strncmp(s, "bpf", 3))
+			return 1;
+	}
+	return 0;
+}
+
+/* lsm= for the kernel command line: the active list, then bpf. */
+static void lsm_param(const char *list, char *out, size_t n)
+{
+	size_t len = 0;
+
+	out[0] = 0;
+	for (const char *s = list, *e; *s; s = *e ? e + 1 : e) {
+		e = s + strcspn(s, ",");
+		if (e - s == 10 && !strncmp(s, "capability", 10))
+			continue;	/* always first, implied */
+		len += snprintf(out + len, n - len, "%.*s,", (int)(e - s), s);
+		if (len >= n)
+			return;
+	}
+	snprintf(out + len, n - len, "bpf");
+}
+
+/* BTF, then BPF LSM (*lsm: 1 active, 0 not, -1 unknown, mounting
+ * securityfs first if @may_mount); unknown refuses only if @strict. */
+static int kernel_ready(char *why, size_t n, char *param, size_t pn, int strict, int *lsm)
+{
+	char list[256];
+
+	if (param && pn)
+		param[0] = 0;
+	*lsm = lsm_active(list, sizeof(list), strict);
+	if (access(BTF_FILE, R_OK)) {
+		snprintf(why, n, "the kernel has no BTF (%s): it needs CONFIG_DEBUG_INFO_BTF=y",
+			 BTF_FILE);
+		return EXIT_NO_BTF;
+	}
+	if (*lsm < 0 && strict) {
+		snprintf(why, n, "BPF LSM: cannot read %s: %s", LSM_FILE, strerror(errno));
+		return EXIT_NO_BPF_LSM;
+	}
+	if (*lsm == 0) {
+		char p[300];
+
+		lsm_param(list, p, sizeof(p));
+		if (param && pn)
+			snprintf(param, pn, "lsm=%s", p);
+		snprintf(why, n, "BPF LSM is not active (%s: %s): boot with lsm=%s", LSM_FILE, list, p);
+		return EXIT_NO_BPF_LSM;
+	}
+	return EXIT_OK;
+}
+
+int pm_kernel_ready(char *why, size_t n)
+{
+	int lsm;
+
+	return kernel_ready(why, n, NULL, 0, 1, &lsm);
+}
+
+int pm_variant(int *cast, char *why, size_t n)
+{
+	char mode[32];
+
+	*cast = have_kfunc("bpf_rdonly_cast");
+	if (*cast)
+		return EXIT_OK;
+	lockdown_mode(mode, sizeof(mode));
+	if (!strcmp(mode, "confidentiality")) {
+		snprintf(why, n, "lockdown=confidentiality forbids bpf_probe_read and this kernel has no bpf_rdonly_cast (6.2 and later): the enforcer cannot read the kernel here");
+		return EXIT_LOCKDOWN;
+	}
+	return EXIT_OK;
+}
+
+int pm_loadable(char *why, size_t n, char *param, size_t pn, int *lsm)
+{
+	int cast, rc = kernel_ready(why, n, param, pn, 0, lsm);
+
+	return rc ? rc : pm_variant(&cast, why, n);
+}
+
 /* The object for this kernel, opened (not loaded); NULL and a refusal. */
 static struct bpf_object *open_variant(int *rc)
 {
@@ -400,17 +578,18 @@ static struct bpf_object *open_variant(int *rc)
 	const void *elf;
 	size_t sz;
 
-	if (have_kfunc("bpf_rdonly_cast")) {
+	char why[256];
+	int cast;
+
+	*rc = pm_variant(&cast, why, sizeof(why));
+	if (*rc) {
+		*rc = pm_refuse(*rc, "%s", why);
+		return NULL;
+	}
+	if (cast) {
 		elf = procmem_cast__elf_bytes(&sz);
 		opts.object_name = "procmem_cast";
 	} else {
-		char mode[32];
-
-		lockdown_mode(mode, sizeof(mode));
-		if (!strcmp(mode, "confidentiality")) {
-			*rc = pm_refuse(EXIT_LOCKDOWN, "lockdown=confidentiality forbids bpf_probe_read and this kernel has no bpf_rdonly_cast (6.2 and later): the enforcer cannot read the kernel here");
-			return NULL;
-		}
 		elf = procmem_probe__elf_bytes(&sz);
 		opts.object_name = "procmem_probe";
 	}

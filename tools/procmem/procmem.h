@@ -1,15 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * procmem: which /proc/PID/mem policy is in force on this kernel.
- * Shared definitions of the configuration reader (config.c), the probes
- * (probe.c), the scanner (scan.c) and the command line (procmem.c).
+ * Shared definitions of the subcommands (main.c's table: status.c,
+ * scan.c, enforce.c, watch.c, advise.c) and the modules under them: the
+ * policy model (policy.c), the command line's conventions (cli.c), JSON
+ * output (output.c), /proc readers (procfs.c), the configuration
+ * (config.c), the probes (probe.c), the compatibility matrix (matrix.c),
+ * observed records (records.c), the enforcer's loader (loader.c) and the
+ * patched kernel's tracepoint (tracepoint.c).  Nothing below calls a
+ * subcommand.
  */
 #ifndef PROCMEM_H
 #define PROCMEM_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
-/* Exit codes, documented in procmem.1 and usage(). */
+#include "bpf/enforcer.h"
+
+#ifndef PROCMEM_VERSION
+#define PROCMEM_VERSION "unknown"
+#endif
+
+/* Exit codes, one meaning each, documented in procmem.1 and main.c. */
 enum {
 	EXIT_OK = 0,		/* status: policies agree; scan: complete */
 	EXIT_FINDING = 1,	/* status: mismatch/weaker; scan: incomplete */
@@ -23,11 +36,19 @@ enum {
 	EXIT_BPF = 8,		/* loading, attaching or pinning failed */
 	EXIT_NOT_ENFORCING = 9,	/* the self-check failed: everything unloaded */
 	EXIT_LOCKDOWN = 10,	/* lockdown forbids what this kernel needs */
+	/* advise */
+	EXIT_ADV_BREAKS = 11,	/* the policy in force breaks something seen here */
+	EXIT_ADV_PROFILE = 12,	/* --profile: it would break something seen here */
 };
 
-/* Levels, loosest first; LV_UNKNOWN when not known. */
-enum level { LV_UNKNOWN = -1, LV_ALWAYS, LV_SELF, LV_PTRACE, LV_NEVER };
-enum op { OP_OPEN_READ, OP_OPEN_WRITE, OP_WRITE, OP_FORCE, NOPS };
+/* ---- the policy model (policy.c) ---- */
+/* Levels, loosest first; LV_UNKNOWN when not known.  The numbers of
+ * levels and operations are the BPF programs' (bpf/enforcer.h); force,
+ * which no LSM hook sees, comes after the enforcer's operations. */
+enum level { LV_UNKNOWN = -1, LV_ALWAYS = PM_ALWAYS, LV_SELF = PM_SELF,
+	     LV_PTRACE = PM_PTRACE, LV_NEVER = PM_NEVER };
+enum op { OP_OPEN_READ = PM_OPEN_READ, OP_OPEN_WRITE = PM_OPEN_WRITE,
+	  OP_WRITE = PM_WRITE, OP_FORCE = PM_NOPS, NOPS };
 /* Who performs a probed operation: the target itself, a process that
  * does not trace the target, the target's active ptracer. */
 enum rel { REL_SELF, REL_OTHER, REL_TRACER, NRELS };
@@ -39,6 +60,7 @@ const char *level_name(enum level lv);
 const char *outcome_name(enum outcome o);
 /* Parses a level name, with the seed-001 synonyms if @synonyms. */
 enum level parse_level(const char *s, int synonyms);
+int op_index(const char *s);		/* -1: not an operation's name */
 
 /* ---- configuration (config.c) ---- */
 enum kernel_kind {
@@ -85,6 +107,7 @@ struct config {
 	int permissive;
 };
 
+const char *kind_name(enum kernel_kind k);	/* patched, stock, none */
 void config_read(struct config *c);
 /* Reads /proc/sys/kernel/proc_mem/{denied,would_deny}/OP, per op. */
 int read_denied(long (*out)[2]);
@@ -113,12 +136,45 @@ enum level probes_level(const struct probes *p, int op, const char **why);
 enum level probes_level_enforced(const struct probes *p, int op,
 				 const char **why);
 
-/* ---- scan (scan.c) ---- */
-int cmd_scan(int json);
+/* ---- subcommands: main.c's table; each parses its own options ---- */
+int cmd_status(int argc, char **argv);
+int cmd_scan(int argc, char **argv);
+int cmd_enforce(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
+int cmd_advise(int argc, char **argv);
+
+/* ---- the command line's conventions (cli.c) ---- */
+/* One line "procmem: CMD: MSG (procmem CMD --help)" on stderr; EXIT_USAGE. */
+int pm_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* getopt_long returned ':' or '?' (optstring starting with ':'). */
+int pm_opt_error(const char *cmd, int c, char **argv);
+/* A whole decimal number in [min, max]; 0, or -1 if not. */
+int pm_parse_long(const char *s, long min, long max, long *out);
+
+/* ---- JSON output (output.c, json-c) ---- */
+struct json_object;
+struct json_object *pm_jstr(const char *s);	/* NULL: JSON null */
+struct json_object *pm_jlevel(enum level lv);	/* LV_UNKNOWN: null */
+void pm_jset(struct json_object *o, const char *key, struct json_object *v);
+/* Prints @o (indented if @pretty, else one line) and frees it. */
+void pm_json_print(struct json_object *o, int pretty);
+
+/* ---- /proc readers (procfs.c) ---- */
+/* The first line of @path without its newline; 0, or -1. */
+int pm_read_line(const char *path, char *buf, size_t n);
+/* /proc/PID/comm, "?" if unreadable. */
+void pm_read_comm(int pid, char *buf, size_t n);
+/* TracerPid of @pid, 0 if none or unreadable. */
+int pm_tracer_of(int pid);
+/* The open flags of /proc/PID/fd/FD from fdinfo; 0, or -1 unreadable. */
+int pm_fd_flags(int pid, int fd, unsigned long *flags);
+/* Is fd @fd of @pid, whose link is @link (modified: " (deleted)" cut),
+ * a procfs mem file?  1 with *target, *task (-1 for /proc/P/mem),
+ * *gone (its process exited); 0 if not. */
+int pm_mem_fd(int pid, int fd, char *link, int *target, int *task, int *gone);
 
 /* ---- the BPF LSM enforcer (loader.c, enforce.c, watch.c, bpf/) ---- */
-#include "bpf/enforcer.h"
-
 #define PM_PIN_DIR	"/sys/fs/bpf/procmem"
 #define PM_CGROUP_ROOT	"/sys/fs/cgroup"
 
@@ -143,6 +199,19 @@ struct pm_state {
 
 /* Prints "procmem: MSG" (after libbpf's log with --verbose); returns @rc. */
 int pm_refuse(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * Can the enforcer load on this kernel?  The checks procmem enforce
+ * refuses on, one home for enforce, status and advise: EXIT_OK, or
+ * EXIT_NO_BTF, EXIT_NO_BPF_LSM or EXIT_LOCKDOWN, with @why.
+ * pm_kernel_ready: BTF and BPF LSM (securityfs mounted if need be; an
+ * unreadable LSM list refuses).  pm_variant: the object this kernel
+ * takes (*cast: the bpf_rdonly_cast one), or lockdown's refusal.
+ * pm_loadable: all of them, mounting nothing; *lsm 1 BPF LSM active,
+ * 0 not (@param: the lsm= to boot with), -1 unknown (not refused).
+ */
+int pm_kernel_ready(char *why, size_t n);
+int pm_variant(int *cast, char *why, size_t n);
+int pm_loadable(char *why, size_t n, char *param, size_t pn, int *lsm);
 int pm_bpffs(void);
 /* Serialises procmem commands that change the enforcer; the fd, or -1. */
 int pm_lock(void);
@@ -160,7 +229,7 @@ void pm_path_join(const struct pm_override *ov, char *buf, size_t n);
 int pm_scope_of(const struct pm_policy *p, const char *path);
 void pm_own_cgroup(char *path, size_t n);
 
-/* The enforcer as procmem status and advise see it. */
+/* The enforcer as procmem status and advise see it (loader.c). */
 struct enforcer {
 	int loaded;		/* pinned under PM_PIN_DIR */
 	int have_policy;	/* a policy applies to our cgroup */
@@ -176,8 +245,6 @@ struct enforcer {
 
 int enforcer_loaded(void);
 int enforcer_read(struct enforcer *e);
-int cmd_enforce(int argc, char **argv);
-int cmd_watch(int argc, char **argv);
 
 /* ---- the patched kernel's tracepoint (tracepoint.c) ---- */
 struct tp_record {		/* one proc_mem:proc_mem_deny event */
@@ -210,10 +277,47 @@ struct linebuf {
  * A line longer than the buffer is dropped. */
 int lines_read(struct linebuf *l, int fd, int (*fn)(void *ctx, char *line), void *ctx);
 
-/* ---- advise (advise.c) ---- */
-int cmd_advise(int argc, char **argv);
+/* ---- the compatibility matrix (matrix.c) ---- */
+struct mconf { const char *id, *kernel, *op, *level, *label; };
+struct msubj { const char *id, *title, *kind; };
+struct mcell { int s, c; const char *value, *detail; };
 
-/* ---- output helpers (procmem.c) ---- */
-void json_str(FILE *f, const char *s);
+struct matrix {
+	struct json_object *root;
+	char path[4096];
+	struct mconf *conf;
+	struct msubj *subj;
+	struct mcell *cell;
+	int nconf, nsubj, ncell;
+};
+
+/* The matrix: @opt, $PROCMEM_MATRIX, PREFIX/share/procmem next to the
+ * installed binary, the build tree's docs/, /usr/share/procmem. */
+int matrix_find(const char *opt, char *out, size_t n);
+int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen);
+void matrix_free(struct matrix *m);
+const struct mcell *matrix_cell(const struct matrix *m, int s, int c);
+/* The configuration of kernel family @fam that sets @op to @lv alone;
+ * for "always", the configuration without restriction; -1 none. */
+int matrix_conf(const struct matrix *m, const char *fam, int op, enum level lv);
+
+/* ---- observed accesses (records.c) ---- */
+/* Tracepoint lines and procmem watch --json lines, from files or live;
+ * each access to @fn. */
+struct records {
+	void (*fn)(void *ctx, const char *comm, int op, int self, int tracer);
+	void *ctx;
+	long records, dropped, unparsed;
+	char sources[4][4096 + 64];
+	int nsources;
+	long counters[NOPS];	/* kernel counters during observation */
+	int have_counters;
+};
+
+void records_line(struct records *r, const char *line);
+int records_read(struct records *r, const char *file);	/* -1: said why */
+/* Observes for @secs (SIGINT/SIGTERM end it early) through the
+ * tracepoint or a `procmem watch --json --all` child; -1: said why. */
+int records_observe(struct records *r, int secs, int tracepoint);
 
 #endif

@@ -2,9 +2,12 @@
 # and its BPF LSM enforcer (tools/procmem/bpf/): the BPF object is built
 # with clang for the BPF target, CO-RE against the hand-written
 # bpf/vmlinux.h (no kernel's BTF needed at build time), and embedded in
-# procmem as a bpftool-generated skeleton; procmem links libbpf.
+# procmem as a bpftool-generated skeleton; procmem links libbpf, and
+# json-c for the JSON it reads (the matrix, records) and prints.
 PROCMEM      := build/procmem/procmem
 PROCMEM_SRCS := $(wildcard tools/procmem/*.c)
+# The one place the version is set: tools/procmem/VERSION (procmem --version).
+PROCMEM_VERSION := $(shell cat tools/procmem/VERSION)
 BPF_CLANG    ?= clang
 BPFTOOL      ?= $(or $(shell command -v bpftool 2>/dev/null),/usr/sbin/bpftool)
 BPF_ARCH     := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
@@ -30,9 +33,11 @@ build/procmem/%.skel.h: build/procmem/%.bpf.o
 	mv $@.tmp $@
 
 PROCMEM_SKELS := build/procmem/procmem_cast.skel.h build/procmem/procmem_probe.skel.h
-$(PROCMEM): $(PROCMEM_SRCS) tools/procmem/procmem.h tools/procmem/bpf/enforcer.h $(PROCMEM_SKELS)
+$(PROCMEM): $(PROCMEM_SRCS) tools/procmem/procmem.h tools/procmem/bpf/enforcer.h \
+		tools/procmem/VERSION $(PROCMEM_SKELS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Ibuild/procmem -o $@ $(PROCMEM_SRCS) -lbpf
+	$(CC) $(CFLAGS) -DPROCMEM_VERSION='"$(PROCMEM_VERSION)"' -Ibuild/procmem -o $@ \
+		$(PROCMEM_SRCS) -lbpf -ljson-c
 
 # procmem advise reads the compatibility matrix as data, from
 # PREFIX/share/procmem next to PREFIX/bin (or docs/ in the build tree).

@@ -11,13 +11,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
+#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
-#define PROC_MAGIC 0x9fa0
 #define MAX_LISTED 50
 
 struct holder {
@@ -29,100 +29,20 @@ struct holder {
 	unsigned long flags;
 };
 
-static int all_digits(const char *s, size_t n)
-{
-	if (!n)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (!isdigit((unsigned char)s[i]))
-			return 0;
-	return 1;
-}
+struct scan {
+	struct holder *h;
+	size_t nh, cap;
+	int scanned, ndenied, gone, denied_err;
+	int denied[MAX_LISTED];
+};
 
-/* Matches ".../P/mem" or ".../P/task/T/mem"; fills target and task. */
-static int match_mem(char *path, int *target, int *task, int *gone)
-{
-	static const char deleted[] = " (deleted)";
-	const char *comp[5] = { NULL };
-	size_t len[5] = { 0 }, n = strlen(path), dl = strlen(deleted);
-	int k = 0;
-
-	*gone = 0;
-	if (n > dl && !strcmp(path + n - dl, deleted)) {
-		path[n - dl] = '\0';
-		*gone = 1;
-	}
-	/* The last five path components, last first. */
-	for (char *end = path + strlen(path); end > path && k < 5;) {
-		char *start = end;
-
-		while (start > path && start[-1] != '/')
-			start--;
-		comp[k] = start;
-		len[k++] = (size_t)(end - start);
-		end = start > path ? start - 1 : path;
-	}
-	if (k < 2 || len[0] != 3 || strncmp(comp[0], "mem", 3))
-		return 0;
-	if (k >= 4 && len[2] == 4 && !strncmp(comp[2], "task", 4) &&
-	    all_digits(comp[1], len[1]) && all_digits(comp[3], len[3])) {
-		*target = atoi(comp[3]);
-		*task = atoi(comp[1]);
-		return 1;
-	}
-	if (all_digits(comp[1], len[1])) {
-		*target = atoi(comp[1]);
-		*task = -1;
-		return 1;
-	}
-	return 0;
-}
-
-static void read_comm(int pid, char *buf, size_t size)
-{
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	snprintf(buf, size, "?");
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (fgets(buf, (int)size, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
-
-/* The fd's open flags from fdinfo; 0 and -1 if unreadable. */
-static int read_flags(int pid, int fd, unsigned long *flags)
-{
-	char path[64], line[128];
-	int found = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", pid, fd);
-	*flags = 0;
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "flags: %lo", flags) == 1) {
-			found = 0;
-			break;
-		}
-	fclose(f);
-	return found;
-}
-
-static void scan_pid(int pid, struct holder **h, size_t *nh, size_t *cap,
-		     DIR *fds, dev_t proc_dev)
+static void scan_pid(int pid, struct scan *sc, DIR *fds, dev_t proc_dev)
 {
 	struct dirent *e;
 
 	while ((e = readdir(fds))) {
 		char link[4096], path[96];
 		struct holder x;
-		struct statfs sf;
 		struct stat st;
 		ssize_t n;
 
@@ -133,48 +53,118 @@ static void scan_pid(int pid, struct holder **h, size_t *nh, size_t *cap,
 			continue;	/* closed meanwhile */
 		link[n] = '\0';
 		memset(&x, 0, sizeof(x));
-		if (!match_mem(link, &x.target, &x.task, &x.gone))
-			continue;
-		/* A file named mem elsewhere is not ours: it must be procfs. */
 		x.fd = atoi(e->d_name);
-		snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, x.fd);
-		if (statfs(path, &sf) == 0 ? sf.f_type != PROC_MAGIC :
-		    strncmp(link, "/proc/", 6) != 0)
+		if (!pm_mem_fd(pid, x.fd, link, &x.target, &x.task, &x.gone))
 			continue;
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, x.fd);
 		x.pid = pid;
 		x.foreign = stat(path, &st) == 0 && st.st_dev != proc_dev;
-		read_comm(pid, x.comm, sizeof(x.comm));
+		pm_read_comm(pid, x.comm, sizeof(x.comm));
 		if (x.gone)
 			snprintf(x.tcomm, sizeof(x.tcomm), "(exited)");
 		else if (x.foreign)
 			snprintf(x.tcomm, sizeof(x.tcomm), "(other procfs mount)");
 		else
-			read_comm(x.task > 0 ? x.task : x.target, x.tcomm, sizeof(x.tcomm));
-		if (read_flags(pid, x.fd, &x.flags) < 0)
+			pm_read_comm(x.task > 0 ? x.task : x.target, x.tcomm, sizeof(x.tcomm));
+		if (pm_fd_flags(pid, x.fd, &x.flags) < 0)
 			snprintf(x.mode, sizeof(x.mode), "?");
 		else
 			snprintf(x.mode, sizeof(x.mode), "%s",
 				 (x.flags & O_ACCMODE) == O_RDONLY ? "r" :
 				 (x.flags & O_ACCMODE) == O_WRONLY ? "w" : "rw");
-		if (*nh == *cap) {
-			size_t ncap = *cap ? *cap * 2 : 16;
-			struct holder *nhp = realloc(*h, ncap * sizeof(**h));
+		if (sc->nh == sc->cap) {
+			size_t ncap = sc->cap ? sc->cap * 2 : 16;
+			struct holder *nhp = realloc(sc->h, ncap * sizeof(*nhp));
 
 			if (!nhp)
 				return;
-			*h = nhp;
-			*cap = ncap;
+			sc->h = nhp;
+			sc->cap = ncap;
 		}
-		(*h)[(*nh)++] = x;
+		sc->h[sc->nh++] = x;
 	}
 }
 
-int cmd_scan(int json)
+static void print_json(const struct scan *sc, int rc)
 {
-	struct holder *h = NULL;
-	size_t nh = 0, cap = 0;
-	int scanned = 0, ndenied = 0, gone = 0, rc;
-	int denied[MAX_LISTED], denied_err = 0;
+	struct json_object *o = json_object_new_object(), *hs = json_object_new_array();
+	struct json_object *ni = json_object_new_object(), *pids = json_object_new_array();
+
+	pm_jset(o, "command", json_object_new_string("scan"));
+	for (size_t i = 0; i < sc->nh; i++) {
+		const struct holder *h = &sc->h[i];
+		struct json_object *j = json_object_new_object();
+		char flags[32];
+
+		snprintf(flags, sizeof(flags), "0%lo", h->flags);
+		pm_jset(j, "pid", json_object_new_int(h->pid));
+		pm_jset(j, "comm", json_object_new_string(h->comm));
+		pm_jset(j, "fd", json_object_new_int(h->fd));
+		pm_jset(j, "mode", json_object_new_string(h->mode));
+		pm_jset(j, "flags", json_object_new_string(flags));
+		pm_jset(j, "target", json_object_new_int(h->target));
+		pm_jset(j, "task", h->task > 0 ? json_object_new_int(h->task) : NULL);
+		pm_jset(j, "target_comm", pm_jstr(h->gone || h->foreign ? NULL : h->tcomm));
+		pm_jset(j, "target_exited", json_object_new_boolean(h->gone));
+		pm_jset(j, "other_procfs", json_object_new_boolean(h->foreign));
+		json_object_array_add(hs, j);
+	}
+	pm_jset(o, "holders", hs);
+	pm_jset(o, "scanned", json_object_new_int(sc->scanned));
+	pm_jset(o, "exited_during_scan", json_object_new_int(sc->gone));
+	pm_jset(ni, "count", json_object_new_int(sc->ndenied));
+	pm_jset(ni, "error", pm_jstr(sc->ndenied ? strerror(sc->denied_err) : NULL));
+	for (int i = 0; i < sc->ndenied && i < MAX_LISTED; i++)
+		json_object_array_add(pids, json_object_new_int(sc->denied[i]));
+	pm_jset(ni, "pids", pids);
+	pm_jset(o, "not_inspected", ni);
+	pm_jset(o, "exit", json_object_new_int(rc));
+	pm_json_print(o, 1);
+}
+
+static void print_text(const struct scan *sc)
+{
+	const struct holder *h = sc->h;
+
+	if (sc->nh)
+		printf("%-7s %-16s %-4s %-4s %-7s %s\n", "PID", "COMM", "FD",
+		       "MODE", "TARGET", "TARGET_COMM");
+	for (size_t i = 0; i < sc->nh; i++) {
+		char target[32];
+
+		if (h[i].task > 0)
+			snprintf(target, sizeof(target), "%d/%d", h[i].target, h[i].task);
+		else
+			snprintf(target, sizeof(target), "%d", h[i].target);
+		printf("%-7d %-16s %-4d %-4s %-7s %s\n", h[i].pid, h[i].comm,
+		       h[i].fd, h[i].mode, target, h[i].tcomm);
+	}
+	printf("%zu open /proc/PID/mem file%s; %d process%s inspected",
+	       sc->nh, sc->nh == 1 ? "" : "s", sc->scanned, sc->scanned == 1 ? "" : "es");
+	if (sc->gone)
+		printf(", %d exited during the scan", sc->gone);
+	printf("\n");
+	if (sc->ndenied) {
+		printf("not inspected: %d process%s (%s):", sc->ndenied,
+		       sc->ndenied == 1 ? "" : "es", strerror(sc->denied_err));
+		for (int i = 0; i < sc->ndenied && i < MAX_LISTED; i++)
+			printf(" %d", sc->denied[i]);
+		printf("%s\n", sc->ndenied > MAX_LISTED ? " ..." : "");
+	}
+}
+
+static void scan_help(void)
+{
+	fputs("usage: procmem scan [--json]\n"
+	      "Processes holding a /proc/PID/mem file open now.\n"
+	      "  --json      machine-readable output\n"
+	      "  -h, --help  this text\n"
+	      "Exit status: 0 complete, 1 some processes could not be inspected,\n"
+	      "2 usage, 3 /proc unreadable.\n", stdout);
+}
+
+static int scan_walk(struct scan *sc)
+{
 	struct dirent *e;
 	struct stat st;
 	DIR *proc = opendir("/proc");
@@ -189,84 +179,68 @@ int cmd_scan(int json)
 		return EXIT_NORUN;
 	}
 	while ((e = readdir(proc))) {
-		char path[64];
-		int pid;
+		char path[64], *end;
+		long pid = strtol(e->d_name, &end, 10);
 		DIR *fds;
 
-		if (!all_digits(e->d_name, strlen(e->d_name)))
+		if (!isdigit((unsigned char)e->d_name[0]) || *end)
 			continue;
-		pid = atoi(e->d_name);
-		snprintf(path, sizeof(path), "/proc/%d/fd", pid);
+		snprintf(path, sizeof(path), "/proc/%ld/fd", pid);
 		fds = opendir(path);
 		if (!fds) {
 			if (errno == ENOENT || errno == ESRCH) {
-				gone++;
+				sc->gone++;
 				continue;
 			}
-			if (ndenied < MAX_LISTED)
-				denied[ndenied] = pid;
-			ndenied++;
-			denied_err = errno;
+			if (sc->ndenied < MAX_LISTED)
+				sc->denied[sc->ndenied] = (int)pid;
+			sc->ndenied++;
+			sc->denied_err = errno;
 			continue;
 		}
-		scanned++;
-		scan_pid(pid, &h, &nh, &cap, fds, st.st_dev);
+		sc->scanned++;
+		scan_pid((int)pid, sc, fds, st.st_dev);
 		closedir(fds);
 	}
 	closedir(proc);
-	rc = ndenied ? EXIT_FINDING : EXIT_OK;
+	return EXIT_OK;
+}
 
-	if (json) {
-		printf("{\n  \"command\": \"scan\",\n  \"holders\": [");
-		for (size_t i = 0; i < nh; i++) {
-			printf("%s\n    {\"pid\": %d, \"comm\": ", i ? "," : "", h[i].pid);
-			json_str(stdout, h[i].comm);
-			printf(", \"fd\": %d, \"mode\": \"%s\", \"flags\": \"0%lo\", \"target\": %d, ",
-			       h[i].fd, h[i].mode, h[i].flags, h[i].target);
-			if (h[i].task > 0)
-				printf("\"task\": %d, ", h[i].task);
-			else
-				printf("\"task\": null, ");
-			printf("\"target_comm\": ");
-			json_str(stdout, h[i].gone || h[i].foreign ? NULL : h[i].tcomm);
-			printf(", \"target_exited\": %s, \"other_procfs\": %s}",
-			       h[i].gone ? "true" : "false", h[i].foreign ? "true" : "false");
-		}
-		printf("%s],\n  \"scanned\": %d,\n  \"exited_during_scan\": %d,\n",
-		       nh ? "\n  " : "", scanned, gone);
-		printf("  \"not_inspected\": {\"count\": %d, \"error\": ", ndenied);
-		json_str(stdout, ndenied ? strerror(denied_err) : NULL);
-		printf(", \"pids\": [");
-		for (int i = 0; i < ndenied && i < MAX_LISTED; i++)
-			printf("%s%d", i ? ", " : "", denied[i]);
-		printf("]},\n  \"exit\": %d\n}\n", rc);
-	} else {
-		if (nh)
-			printf("%-7s %-16s %-4s %-4s %-7s %s\n", "PID", "COMM", "FD",
-			       "MODE", "TARGET", "TARGET_COMM");
-		for (size_t i = 0; i < nh; i++) {
-			char target[32];
+int cmd_scan(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct scan sc;
+	int c, json = 0, rc;
 
-			if (h[i].task > 0)
-				snprintf(target, sizeof(target), "%d/%d", h[i].target, h[i].task);
-			else
-				snprintf(target, sizeof(target), "%d", h[i].target);
-			printf("%-7d %-16s %-4d %-4s %-7s %s\n", h[i].pid, h[i].comm,
-			       h[i].fd, h[i].mode, target, h[i].tcomm);
-		}
-		printf("%zu open /proc/PID/mem file%s; %d process%s inspected",
-		       nh, nh == 1 ? "" : "s", scanned, scanned == 1 ? "" : "es");
-		if (gone)
-			printf(", %d exited during the scan", gone);
-		printf("\n");
-		if (ndenied) {
-			printf("not inspected: %d process%s (%s):", ndenied,
-			       ndenied == 1 ? "" : "es", strerror(denied_err));
-			for (int i = 0; i < ndenied && i < MAX_LISTED; i++)
-				printf(" %d", denied[i]);
-			printf("%s\n", ndenied > MAX_LISTED ? " ..." : "");
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			scan_help();
+			return EXIT_OK;
+		default:
+			return pm_opt_error("scan", c, argv);
 		}
 	}
-	free(h);
+	if (optind < argc)
+		return pm_usage_error("scan", "unexpected argument '%s'", argv[optind]);
+	memset(&sc, 0, sizeof(sc));
+	rc = scan_walk(&sc);
+	if (rc)
+		return rc;
+	rc = sc.ndenied ? EXIT_FINDING : EXIT_OK;
+	if (json)
+		print_json(&sc, rc);
+	else
+		print_text(&sc);
+	free(sc.h);
 	return rc;
 }

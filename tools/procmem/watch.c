@@ -14,6 +14,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <json-c/json.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -54,12 +56,33 @@ struct access {
 	const char *comm, *target_comm;
 };
 
-static void json_num(const char *key, long long v)
+static struct json_object *jnum(long long v)
 {
-	if (v < 0)
-		printf(", \"%s\": null", key);
-	else
-		printf(", \"%s\": %lld", key, v);
+	return v < 0 ? NULL : json_object_new_int64(v);
+}
+
+static void access_json(const struct access *a, const char *when, long long us)
+{
+	struct json_object *o = json_object_new_object();
+	char t[64];
+
+	snprintf(t, sizeof(t), "%s.%06lldZ", when, us);
+	pm_jset(o, "time", json_object_new_string(t));
+	pm_jset(o, "op", json_object_new_string(a->op));
+	pm_jset(o, "level", json_object_new_string(a->level));
+	pm_jset(o, "verdict", json_object_new_string(a->verdict));
+	pm_jset(o, "permissive", json_object_new_int(a->permissive));
+	pm_jset(o, "pid", jnum(a->pid));
+	pm_jset(o, "tid", jnum(a->tid));
+	pm_jset(o, "uid", jnum(a->uid));
+	pm_jset(o, "comm", pm_jstr(a->comm));
+	pm_jset(o, "cgroup", jnum(a->cgroup));
+	pm_jset(o, "scope", pm_jstr(a->scope));
+	pm_jset(o, "target_pid", jnum(a->target_pid));
+	pm_jset(o, "target_tid", jnum(a->target_tid));
+	pm_jset(o, "target_comm", pm_jstr(a->target_comm));
+	pm_jset(o, "tracer", json_object_new_boolean(a->tracer));
+	pm_json_print(o, 0);
 }
 
 static void print_access(const struct watch *w, const struct access *a)
@@ -72,22 +95,7 @@ static void print_access(const struct watch *w, const struct access *a)
 	gmtime_r(&sec, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
 	if (w->json) {
-		printf("{\"time\": \"%s.%06lldZ\", \"op\": \"%s\", \"level\": \"%s\", "
-		       "\"verdict\": \"%s\", \"permissive\": %d", when, real % 1000000000 / 1000,
-		       a->op, a->level, a->verdict, a->permissive);
-		json_num("pid", a->pid);
-		json_num("tid", a->tid);
-		json_num("uid", a->uid);
-		printf(", \"comm\": ");
-		json_str(stdout, a->comm);
-		json_num("cgroup", a->cgroup);
-		printf(", \"scope\": ");
-		json_str(stdout, a->scope);
-		json_num("target_pid", a->target_pid);
-		json_num("target_tid", a->target_tid);
-		printf(", \"target_comm\": ");
-		json_str(stdout, a->target_comm);
-		printf(", \"tracer\": %s}\n", a->tracer ? "true" : "false");
+		access_json(a, when, real % 1000000000 / 1000);
 	} else {
 		printf("%s.%06lldZ %-10s %-6s %-10s pid %lld uid %lld comm ", when,
 		       real % 1000000000 / 1000, a->op, a->level, a->verdict, a->pid, a->uid);
@@ -141,10 +149,18 @@ static void report_drops(const struct watch *w, const unsigned long long *d,
 			 const unsigned long long *l, int before)
 {
 	if (w->json) {
-		printf("{\"dropped\": {\"denied\": %llu, \"would-deny\": %llu, \"allowed\": %llu}, "
-		       "\"limited\": {\"denied\": %llu, \"would-deny\": %llu}, \"before_start\": %s}\n",
-		       d[PM_V_DENIED], d[PM_V_WOULD_DENY], d[PM_V_ALLOWED],
-		       l[PM_V_DENIED], l[PM_V_WOULD_DENY], before ? "true" : "false");
+		struct json_object *o = json_object_new_object();
+		struct json_object *dj = json_object_new_object(), *lj = json_object_new_object();
+
+		pm_jset(dj, "denied", json_object_new_uint64(d[PM_V_DENIED]));
+		pm_jset(dj, "would-deny", json_object_new_uint64(d[PM_V_WOULD_DENY]));
+		pm_jset(dj, "allowed", json_object_new_uint64(d[PM_V_ALLOWED]));
+		pm_jset(lj, "denied", json_object_new_uint64(l[PM_V_DENIED]));
+		pm_jset(lj, "would-deny", json_object_new_uint64(l[PM_V_WOULD_DENY]));
+		pm_jset(o, "dropped", dj);
+		pm_jset(o, "limited", lj);
+		pm_jset(o, "before_start", json_object_new_boolean(before));
+		pm_json_print(o, 0);
 	} else {
 		printf("dropped:   denied %llu would-deny %llu allowed %llu (ring buffer full), "
 		       "limited: denied %llu would-deny %llu (over a uid's event rate)%s\n",
@@ -240,7 +256,6 @@ static int parse_watch(int argc, char **argv, struct watch *w, int *all)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
 	int c;
 
 	optind = 0;
@@ -254,33 +269,26 @@ static int parse_watch(int argc, char **argv, struct watch *w, int *all)
 			*all = 1;
 			break;
 		case 'c':
-			errno = 0;
-			w->count = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || w->count < 1) {
-				fprintf(stderr, "procmem: watch: --count takes a positive number, not '%s'\n",
-					optarg);
-				return EXIT_USAGE;
-			}
+			if (pm_parse_long(optarg, 1, LONG_MAX, &w->count))
+				return pm_usage_error("watch", "--count takes a positive number, not '%s'",
+						      optarg);
 			break;
 		case 'h':
 			fputs("usage: procmem watch [--json] [--count N] [--all]\n"
-			      "Denials and would-denies of /proc/PID/mem accesses as they are decided;\n"
-			      "--all: allowed accesses too.  Exit status: 0, 2 usage, 3 nothing to watch\n"
-			      "(no enforcer, no proc_mem tracepoint) or another watch is reading.\n", stdout);
+			      "Denials and would-denies of /proc/PID/mem accesses as they are decided.\n"
+			      "  --json       one JSON object a line\n"
+			      "  --count N    stop after N accesses\n"
+			      "  --all        allowed accesses too (the enforcer only)\n"
+			      "  -h, --help   this text\n"
+			      "Exit status: 0, 2 usage, 3 nothing to watch (no enforcer, no proc_mem\n"
+			      "tracepoint) or another watch is reading, 4 not root.\n", stdout);
 			return -1;
-		case ':':
-			fprintf(stderr, "procmem: watch: %s needs a value\n", argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			fprintf(stderr, "procmem: watch: unknown option '%s'\nTry 'procmem watch --help'.\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
+			return pm_opt_error("watch", c, argv);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "procmem: watch: unexpected argument '%s'\n", argv[optind]);
-		return EXIT_USAGE;
-	}
+	if (optind < argc)
+		return pm_usage_error("watch", "unexpected argument '%s'", argv[optind]);
 	return EXIT_OK;
 }
 

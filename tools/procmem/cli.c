@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command line's shared conventions: one line for a usage error
+ * (exit 2), getopt_long's failures said the same way by every
+ * subcommand, numbers parsed whole.
+ */
+#include "procmem.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+int pm_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "procmem: %s%s", cmd ? cmd : "", cmd ? ": " : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (procmem %s%s--help)\n", cmd ? cmd : "", cmd ? " " : "");
+	return EXIT_USAGE;
+}
+
+int pm_opt_error(const char *cmd, int c, char **argv)
+{
+	const char *arg = argv[optind - 1];
+
+	if (c == ':')
+		return pm_usage_error(cmd, "%s needs a value", arg);
+	if (optopt && arg[0] == '-' && arg[1] != '-')
+		return pm_usage_error(cmd, "unknown option '-%c'", optopt);
+	return pm_usage_error(cmd, "unknown option '%s'", arg);
+}
+
+int pm_parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
