@@ -510,6 +510,8 @@ int main(int argc, char **argv)
 			return cmd_watch(argc - i, argv + i);
 		if (!strcmp(argv[i], "advise"))
 			return cmd_advise(argc, argv);
+		if (!strcmp(argv[i], "metrics"))
+			return cmd_metrics(argc - i, argv + i);
 		if (argv[i][0] != '-')
 			break;
 	}

@@ -178,6 +178,7 @@ int enforcer_loaded(void);
 int enforcer_read(struct enforcer *e);
 int cmd_enforce(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
+int cmd_metrics(int argc, char **argv);
 
 /* ---- the patched kernel's tracepoint (tracepoint.c) ---- */
 struct tp_record {		/* one proc_mem:proc_mem_deny event */
