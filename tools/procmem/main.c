@@ -20,7 +20,7 @@ static const struct cmd {
 	{ "enforce", cmd_enforce, "the BPF LSM enforcer: load, change, show or remove its policy" },
 	{ "watch", cmd_watch, "denials (and would-denies, allowed accesses) as they happen" },
 	{ "advise", cmd_advise, "the strictest policy this machine can take, and what it breaks" },
-	/* metrics: added by the packaging branch */
+	{ "metrics", cmd_metrics, "the counters and the policy in force, for Prometheus" },
 };
 
 static void usage(FILE *f)
@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 	const char *a = argc > 1 ? argv[1] : NULL;
 
 	if (!a)
-		return pm_usage_error(NULL, "no command given (status, scan, enforce, watch or advise)");
+		return pm_usage_error(NULL, "no command given (status, scan, enforce, watch, advise or metrics)");
 	if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 		usage(stdout);
 		return EXIT_OK;
@@ -57,5 +57,5 @@ int main(int argc, char **argv)
 			return cmds[i].fn(argc - 1, argv + 1);
 	if (a[0] == '-')
 		return pm_usage_error(NULL, "unknown option '%s' before the command", a);
-	return pm_usage_error(NULL, "unknown command '%s' (status, scan, enforce, watch or advise)", a);
+	return pm_usage_error(NULL, "unknown command '%s' (status, scan, enforce, watch, advise or metrics)", a);
 }

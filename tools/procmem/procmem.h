@@ -142,6 +142,7 @@ int cmd_scan(int argc, char **argv);
 int cmd_enforce(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
+int cmd_metrics(int argc, char **argv);
 
 /* ---- the command line's conventions (cli.c) ---- */
 /* One line "procmem: CMD: MSG (procmem CMD --help)" on stderr; EXIT_USAGE. */

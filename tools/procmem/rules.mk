@@ -42,19 +42,28 @@ $(PROCMEM): $(PROCMEM_SRCS) tools/procmem/procmem.h tools/procmem/bpf/enforcer.h
 # procmem advise reads the compatibility matrix as data, from
 # PREFIX/share/procmem next to PREFIX/bin (or docs/ in the build tree).
 # The systemd unit applies SYSCONFDIR/procmem/enforce.conf at boot; an
-# existing configuration is kept.
+# existing configuration is kept.  procmem-metrics.timer writes
+# TEXTFILEDIR/procmem.prom each minute where that directory exists.
 SYSCONFDIR  ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+BINDIR      ?= $(PREFIX)/bin
 UNITDIR     ?= $(PREFIX)/lib/systemd/system
+TEXTFILEDIR ?= /var/lib/prometheus/node-exporter
+PROCMEM_UNITS := procmem-enforce.service procmem-metrics.service procmem-metrics.timer
 install: $(PROCMEM)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/procmem
-	install -m 0755 $(PROCMEM) $(DESTDIR)$(PREFIX)/bin/procmem
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/procmem \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 0755 $(PROCMEM) $(DESTDIR)$(BINDIR)/procmem
 	install -m 0644 tools/procmem/procmem.1 $(DESTDIR)$(PREFIX)/share/man/man1/procmem.1
 	install -d $(DESTDIR)$(PREFIX)/share/procmem
 	install -m 0644 docs/compat-matrix.json $(DESTDIR)$(PREFIX)/share/procmem/compat-matrix.json
-	sed 's|@BINDIR@|$(PREFIX)/bin|g; s|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
-		tools/procmem/procmem-enforce.service >$(DESTDIR)$(UNITDIR)/procmem-enforce.service
-	chmod 0644 $(DESTDIR)$(UNITDIR)/procmem-enforce.service
+	for u in $(PROCMEM_UNITS); do \
+		sed 's|@BINDIR@|$(BINDIR)|g; s|@SYSCONFDIR@|$(SYSCONFDIR)|g; s|@TEXTFILEDIR@|$(TEXTFILEDIR)|g' \
+			tools/procmem/$$u >$(DESTDIR)$(UNITDIR)/$$u && \
+		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u || exit; \
+	done
+	install -m 0644 tools/procmem/procmem.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/procmem
 	[ -e $(DESTDIR)$(SYSCONFDIR)/procmem/enforce.conf ] || \
 		install -m 0644 tools/procmem/enforce.conf $(DESTDIR)$(SYSCONFDIR)/procmem/enforce.conf
 
