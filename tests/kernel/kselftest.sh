@@ -25,13 +25,7 @@ case "${1-}" in
 esac
 t=$out/proc-mem-policy
 leader=$out/proc-mem-exited-leader
-st=0 n=0
-check() { # check DESCRIPTION COMMAND...: one TAP line for COMMAND's success
-	d=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then echo "ok $n - $d"; else echo "not ok $n - $d"; st=1; fi
-}
+. tests/lib/tap.sh
 
 if [ "${1-}" = --stock-ptrace ]; then
 	# The whole table, prefixed: 6.1's harness has no -v/-V to set the
