@@ -12,7 +12,7 @@
 #   - it bisects: in that tree, configured once as lab/build configures
 #     (tinyconfig and kernel/config/guest.config), after each patch
 #     `make W=1 C=1` (sparse) of the directories of the files it touches
-#     (fs/proc/ for one that touches only headers) builds, with no warning
+#     (fs/proc/ for a header; none for documentation or Kconfig) builds, with no warning
 #     in those files but the ones they had before the series (stock's own,
 #     sparse's "context imbalance" in fs/proc/base.c for one: a W=1 C=1
 #     build of every directory the series touches, before it, is the
@@ -76,10 +76,9 @@ bisect() {
 			make -C "$src/$sel" OUTPUT="$fresh/ksft" $progs >"$fresh/ksft.log" 2>&1 ||
 			{ tail -n 20 "$fresh/ksft.log"; return 1; }
 		if grep -i warning "$fresh/ksft.log"; then return 1; fi
-		# A selftest patch alone: no kernel build.
-		[ -n "$dirs" ] || return 0
 	fi
-	[ -n "$dirs" ] || dirs=fs/proc/
+	# Documentation, MAINTAINERS, Kconfig or selftests alone: no kernel build.
+	[ -n "$dirs" ] || return 0
 	# shellcheck disable=SC2086 # one argument per directory
 	if ! kmake olddefconfig >"$fresh/build.log" 2>&1 ||
 		! kmake W=1 C=1 $dirs >>"$fresh/build.log" 2>&1; then
