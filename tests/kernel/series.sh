@@ -12,11 +12,11 @@
 #   - it bisects: in that tree, configured once as lab/build configures
 #     (tinyconfig and kernel/config/guest.config), after each patch
 #     `make W=1 C=1` (sparse) of the directories of the files it touches
-#     (fs/proc/ for a header; none for documentation or Kconfig) builds, with no warning
-#     in those files but the ones they had before the series (stock's own,
-#     sparse's "context imbalance" in fs/proc/base.c for one: a W=1 C=1
-#     build of every directory the series touches, before it, is the
-#     baseline, compared without line numbers); a patch of
+#     (fs/proc/ for a header; none for documentation or Kconfig) builds,
+#     with no warning in those files but the ones they had before the
+#     series (stock's own, sparse's "context imbalance" in fs/proc/base.c
+#     for one: a W=1 C=1 build of every directory the series touches,
+#     before it, is the baseline, compared without line numbers); a patch of
 #     tools/testing/selftests/DIR builds the programs it touches with the
 #     selftests' own Makefile, no warning at all.
 #     ccache as lab/build sets it (base directory: the temporary one).
