@@ -18,7 +18,8 @@ PREFIX  ?= /usr/local
 KSRC    := build/src/linux-source-6.12
 KSELFTEST := $(KSRC)/tools/testing/selftests
 
-FLAVOURS := stock patched
+# upstream before patched: lab/build leaves the tree with the full series.
+FLAVOURS := stock upstream patched
 DEMO_FLAVOURS := stock patched
 BINS   :=
 CHECKS :=

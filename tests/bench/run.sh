@@ -1,8 +1,11 @@
 #!/bin/sh
 # make bench: boot the stock and the patched kernel under QEMU -icount at
-# each level, run procmem-bench in each guest, measure the BPF enforcer on
+# each level, and the upstream submission's kernel (lab/build upstream) at
+# its default, run procmem-bench in each guest, measure the BPF enforcer on
 # Debian's 6.12 (tests/enforcer/bench) and write docs/bench.md.
-#   BENCH_STOCK, BENCH_PATCHED  kernels for lab/vm (default stock, patched)
+#   BENCH_STOCK, BENCH_PATCHED, BENCH_UPSTREAM
+#                               kernels for lab/vm (default stock, patched,
+#                               upstream)
 #   BENCH_ARGS                  procmem-bench run options (default -s 4 -r 3)
 #   BENCH_REUSE=1               no guests: rebuild the page from the results
 #   BENCH_OUT, BENCH_DOC        results (build/bench), page (docs/bench.md)
@@ -34,6 +37,9 @@ boot new-ptrace "$n" "$p.force_override=ptrace"
 boot new-never "$n" "$p.force_override=never"
 boot new-all-self "$n" "$p.force_override=self $p.restrict_write=self $p.restrict_open_read=self $p.restrict_open_write=self"
 boot new-all-ptrace "$n" "$p.force_override=ptrace $p.restrict_write=ptrace $p.restrict_open_read=ptrace $p.restrict_open_write=ptrace"
+# The upstream submission alone, at its default (no parameter), against
+# stock at its own (always).
+boot upstream-default "${BENCH_UPSTREAM:-upstream}" ""
 [ "${BENCH_REUSE:-0}" != 0 ] || tests/enforcer/bench >/dev/null
 
 o=$out
@@ -53,7 +59,8 @@ o=$out
 		"$o/stock-ptrace.txt:$o/new-ptrace.txt:ptrace" \
 		"$o/stock-never.txt:$o/new-never.txt:never" \
 		"$o/stock-ptrace.txt:$o/new-all-self.txt:all-self" \
-		"$o/stock-ptrace.txt:$o/new-all-ptrace.txt:all-ptrace"
+		"$o/stock-ptrace.txt:$o/new-all-ptrace.txt:all-ptrace" \
+		"$o/stock-always.txt:$o/upstream-default.txt:upstream"
 	sed -e '1,/^@TABLE@$/d' -e '/^@ENFORCER@$/,$d' tests/bench/bench.md.in
 	echo "Measured $(date -u -r build/results/enforcer/bench.txt '+%Y-%m-%d %H:%M') UTC on" \
 		"$(sed -n 's/^lab\/debian: debian-6.12 is //p' build/results/enforcer/bench.txt | head -n 1)."

@@ -11,8 +11,9 @@
 #            (PROC_MEM_POLICY_WALK=1), the table at each step;
 #   patched and debug (in tests/reliability/guest: no kernel report)
 #            booted at open_read=self write=self force=ptrace, which the
-#            sysctls must report, and proc-mem-exited-leader (the first
-#            patch's test) must pass at that force=ptrace.
+#            sysctls must report, and the first patch's test
+#            (proc-mem-exited-task since v3, proc-mem-exited-leader
+#            before: whichever the tree has) must pass at that force=ptrace.
 # With --linux 6.1: the same from the 6.1 tree (build/kselftest-6.1/) on
 # stock-6.1 and patched-6.1 (no debug kernel, no Debian binaries).
 # With --stock-ptrace DIR (in a stock guest): the run at force=ptrace.
@@ -24,14 +25,13 @@ case "${1-}" in
 --stock-ptrace) out=$2 ;;
 esac
 t=$out/proc-mem-policy
-leader=$out/proc-mem-exited-leader
-st=0 n=0
-check() { # check DESCRIPTION COMMAND...: one TAP line for COMMAND's success
-	d=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then echo "ok $n - $d"; else echo "not ok $n - $d"; st=1; fi
-}
+# The first patch's test: proc-mem-exited-task (v3, the upstream
+# submission's), or proc-mem-exited-leader (the 6.1 series until it
+# follows).
+leader=$out/proc-mem-exited-task
+[ -e "$leader" ] || [ -e "build/src/linux-source-$ver/tools/testing/selftests/proc/${leader##*/}.c" ] ||
+	leader=$out/proc-mem-exited-leader
+. tests/lib/tap.sh
 
 if [ "${1-}" = --stock-ptrace ]; then
 	# The whole table, prefixed: 6.1's harness has no -v/-V to set the
@@ -48,7 +48,7 @@ if [ "${1-}" = --stock-ptrace ]; then
 	rc=0
 	$leader >/tmp/exited-leader 2>&1 || rc=$?
 	sed 's/^/# /' /tmp/exited-leader
-	check "stock, force=ptrace: proc-mem-exited-leader fails (the series' first patch fixes it)" \
+	check "stock, force=ptrace: ${leader##*/} fails (the series' first patch fixes it)" \
 		[ "$rc" -ne 0 ]
 	exit $st
 fi
@@ -60,7 +60,7 @@ if [ ! -d $applied ] || [ ! -f "$src/Makefile" ]; then
 	echo "not ok 1 - the $ver tree is patched (no $applied: run make kernels)"
 	exit 1
 fi
-for prog in proc-mem-exited-leader proc-mem-policy; do
+for prog in "${leader##*/}" proc-mem-policy; do
 	check "the series lists $prog in selftests/proc/Makefile" \
 		grep -qx "TEST_GEN_PROGS += $prog" "$sel/proc/Makefile"
 	check "the series lists $prog in selftests/proc/.gitignore" \
@@ -73,7 +73,7 @@ env -u CFLAGS -u LDFLAGS -u CC -u MAKEFLAGS -u MAKELEVEL -u MFLAGS \
 	make -B -C "$sel/proc" OUTPUT="$(pwd)/$out" "$(pwd)/$t" "$(pwd)/$leader" \
 	>"$out/build.log" 2>&1 || rc=$?
 sed 's/^/# /' "$out/build.log"
-check "$ver: proc-mem-policy and proc-mem-exited-leader build without warnings with the selftests' Makefile" \
+check "$ver: proc-mem-policy and ${leader##*/} build without warnings with the selftests' Makefile" \
 	sh -c "[ $rc -eq 0 ] && ! grep -q -i warning $out/build.log"
 [ "$rc" -eq 0 ] || exit 1
 

@@ -4,6 +4,10 @@ CHECKS += tests/kernel/series.sh
 # built by the selftests' Makefile of the patched tree into build/kselftest/
 # and run on the stock, patched and debug kernels, walking every level once.
 CHECKS += tests/kernel/kselftest.sh
+# The upstream submission alone (kernel/patches/6.12/upstream.series) on
+# the upstream kernel, its selftests and the force rows, and where stock
+# fails them.
+CHECKS += tests/kernel/upstream.sh
 # The 6.1 series on running kernels: conformance (with Debian's own 6.1
 # binary beside our stock-6.1) and the kselftest built from the 6.1 tree.
 CHECKS += tests/kernel/linux-6.1
