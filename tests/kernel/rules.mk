@@ -12,3 +12,6 @@ CHECKS += tests/kernel/upstream.sh
 # binary beside our stock-6.1) and the kselftest built from the 6.1 tree.
 CHECKS += tests/kernel/linux-6.1
 FLAVOURS += stock-6.1 patched-6.1
+# The corner-case kselftest (patch 0011) on the patched 6.12 kernel and
+# Debian's own 6.12 (io_uring, Yama).
+CHECKS += tests/kernel/corners.sh
