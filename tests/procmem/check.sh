@@ -29,7 +29,7 @@ patched  0   always    always     ptrace  never  proc_mem.restrict_write=ptrace 
 patched  0   self      never      unknown always proc_mem.restrict_open_read=self proc_mem.restrict_open_write=never
 patched  1   always>self always   always>never always>ptrace proc_mem.permissive=1 proc_mem.restrict_write=never proc_mem.force_override=ptrace proc_mem.restrict_open_read=self
 patched  1   always    always     always  always proc_mem.restrict_write=bogus
-patched  0   always    always     always  never  proc_mem.force_override=ptrace sysctl.force=never
+patched  0   always    always     ptrace  ptrace proc_mem.force_override=ptrace sysctl.write=ptrace
 patched  0   always    always     never   always proc_mem.permissive=1 proc_mem.restrict_write=never sysctl.permissive=0
 '
 

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -553,6 +554,12 @@ static int sysctl_step(struct m_state *s)
 	};
 	char value[16], what[160];
 	int op = (int)pick(M_NR_OPS), want, got;
+	struct stat st;
+
+	/* v3: force stays __ro_after_init (its sysctl is 0444): write it
+	 * only where it is writable (6.1's v2) */
+	if (op == M_FORCE && !stat(SYS "force", &st) && !(st.st_mode & 0222))
+		op = M_WRITE;
 
 	writes++;
 	if (pick(8) == 0) {
