@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * deny_event: the tracepoint proc_mem:proc_mem_deny and the log line
- * (issue 12, item 5), in a patched guest booted with proc_mem.permissive=1
- * and every level at "always".  Run as root; mounts tracefs if needed.
+ * deny_event: the tracepoint proc_mem:proc_mem_deny and the log line, in
+ * a patched guest booted with proc_mem.permissive=1,
+ * proc_mem.force_override=never (v3's force is read-only at runtime) and
+ * every other level at "always".  Run as root; mounts tracefs if needed.
  *
  * Each row of rows[] makes one denial: an accessor running as uid 65534
  * under a comm of the row's choosing forks the target (comm "pm_victim",
  * same uid), attaches to it or not, and writes one byte of it through
  * /proc/TARGET/mem.  The event is enabled in three places: the top buffer
  * with a filter on every field, equal to what the row expects (op, level,
- * permissive, target_pid, target_comm, pid, uid, comm, tracer), which must
+ * permissive, target_pid, target_comm, pid, uid, comm, tracer; and where
+ * the event has them (v3), tgid, tid, fsuid, target_tgid, target_tid, with
+ * op and level as the enum numbers the format declares), which must
  * record exactly one event; an instance with the same filter but "tracer"
  * the other way, which must record none; and an instance without filter,
  * whose records are shown.  A filter naming a field the event lacks is
@@ -249,6 +252,32 @@ static void check_log(const char *what, pid_t acc, pid_t target)
 	    forged ? "forged" : "none");
 }
 
+static const char *const ops[] = { "open_read", "open_write", "write", "force" };
+static const char *const levels[] = { "always", "self", "ptrace", "never" };
+
+static int index_of(const char *const *names, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	return -1;
+}
+
+/* Does the event carry op and level as enums (v3), not strings (v2)? */
+static bool enum_fields(void)
+{
+	char line[256];
+	bool found = false;
+	FILE *f = fopen(TRACEFS "/" EVENT "/format", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "field:int op;"))
+			found = true;
+	if (f)
+		fclose(f);
+	return found;
+}
+
 static void run_row(const struct row *r)
 {
 	int up[2], down[2], err = -1, status;
@@ -261,10 +290,18 @@ static void run_row(const struct row *r)
 		return;
 	}
 	if (r->op) {
-		char path[128];
+		char path[128], now[32] = "";
+		FILE *f;
 
 		snprintf(path, sizeof(path), SYS "%s", r->op);
-		if (write_file(path, r->level)) {
+		f = fopen(path, "r");
+		if (f) {
+			if (fgets(now, sizeof(now), f))
+				now[strcspn(now, "\n")] = '\0';
+			fclose(f);
+		}
+		/* already there from boot (force, read-only in v3) */
+		if (strcmp(now, r->level) && write_file(path, r->level)) {
 			tap(false, "cannot set the level %s", r->what, r->level);
 			return;
 		}
@@ -280,12 +317,27 @@ static void run_row(const struct row *r)
 		return;
 	}
 	for (int flip = 0; flip < 2; flip++) {
-		int len = snprintf(flip ? flipped : filter, sizeof(filter),
-				   "op == \"%s\" && level == \"%s\" && permissive == %d && "
-				   "target_pid == %d && target_comm == \"pm_victim\" && "
-				   "pid == %d && uid == %d && tracer == %d",
-				   r->ev_op, r->ev_level, r->ev_permissive,
-				   (int)pids[1], (int)pids[0], NOBODY, r->tracer ^ flip);
+		char *fl = flip ? flipped : filter;
+		int len;
+
+		if (enum_fields())	/* v3: enums, and the ids to join on */
+			len = snprintf(fl, sizeof(filter),
+				       "op == %d && level == %d && permissive == %d && "
+				       "target_pid == %d && target_comm == \"pm_victim\" && "
+				       "pid == %d && uid == %d && tracer == %d && "
+				       "tgid == %d && tid == %d && fsuid == %d && "
+				       "target_tgid == %d && target_tid == %d",
+				       index_of(ops, 4, r->ev_op), index_of(levels, 4, r->ev_level),
+				       r->ev_permissive, (int)pids[1], (int)pids[0], NOBODY,
+				       r->tracer ^ flip, (int)pids[0], (int)pids[0], NOBODY,
+				       (int)pids[1], (int)pids[1]);
+		else
+			len = snprintf(fl, sizeof(filter),
+				       "op == \"%s\" && level == \"%s\" && permissive == %d && "
+				       "target_pid == %d && target_comm == \"pm_victim\" && "
+				       "pid == %d && uid == %d && tracer == %d",
+				       r->ev_op, r->ev_level, r->ev_permissive,
+				       (int)pids[1], (int)pids[0], NOBODY, r->tracer ^ flip);
 
 		if (r->in_filter_comm)
 			snprintf((flip ? flipped : filter) + len, sizeof(filter) - (size_t)len,
