@@ -95,6 +95,31 @@ static int comm_to(const char *p, const char *end, char *out)
 	return 0;
 }
 
+/*
+ * @tail without v3's " tgid=N tid=N fsuid=N target_tgid=N target_tid=N"
+ * at its end (each key before its number, numbers only: no comm can end
+ * the line), or @tail as it is when the line does not end so (v2).
+ */
+static const char *strip_ids(const char *p, const char *tail)
+{
+	static const char *const keys[] = {
+		" target_tid=", " target_tgid=", " fsuid=", " tid=", " tgid=",
+	};
+	const char *q = tail;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *d = q;
+		size_t len = strlen(keys[i]);
+
+		while (d > p && d[-1] >= '0' && d[-1] <= '9')
+			d--;
+		if (d == q || d - p < (long)len || strncmp(d - len, keys[i], len))
+			return tail;
+		q = d - len;
+	}
+	return q;
+}
+
 int tp_parse(const char *line, struct tp_record *r, unsigned long *lost)
 {
 	static const char tag[] = "proc_mem_deny: op=";
@@ -122,10 +147,12 @@ int tp_parse(const char *line, struct tp_record *r, unsigned long *lost)
 		   r->op, r->level, &r->permissive, &r->target_pid, &n) != 4 || !n)
 		return -1;
 	p += n;
-	/* The end: " tracer=D", last in the line. */
+	/* The end: " tracer=D", last in the line (v2), or followed by the
+	 * ids series v3 appends, all numbers: strip those first. */
 	tail = p + strlen(p);
 	while (tail > p && (tail[-1] == '\n' || tail[-1] == '\r'))
 		tail--;
+	tail = strip_ids(p, tail);
 	q = tail;
 	while (q > p && q[-1] >= '0' && q[-1] <= '9')
 		q--;
