@@ -5,9 +5,10 @@
  * Reading of the contract, where it leaves room, decided here:
  * - open() first passes the ptrace access check (stock): a process of
  *   another uid gets EACCES and no policy counter moves.
- * - O_RDWR is checked for open_read, then for open_write; when the first
- *   refuses the second is not asked: one refused open is one denial, or in
- *   permissive mode one would-deny (of open_read), never two.
+ * - O_RDWR is checked for open_read, then for open_write; enforcing, when
+ *   the first refuses the second is not asked: one refused open is one
+ *   denial.  In permissive mode each operation that would refuse counts
+ *   one would-deny (series v3).
  * - write is checked once the address space is held, before anything else
  *   of a write(); force on the access.
  * - self is tied to the opener (v2): at write and force it admits the
@@ -18,7 +19,10 @@
  *   end of file).
  * - force: FOLL_FORCE overrides a missing read or write permission when
  *   the mapping may get it (VM_MAYREAD/VM_MAYWRITE, not so for a shared
- *   read-only file mapping); withholding it is a denial only then.
+ *   read-only file mapping).  Withholding it from an access that then
+ *   fails is one force denial whether or not FOLL_FORCE would have helped
+ *   (series v3 does not repeat gup's checks to tell); in permissive mode
+ *   the access is retried with it.
  */
 #include "model.h"
 
@@ -136,12 +140,10 @@ enum m_result m_run(struct m_state *s, const struct m_case *c)
 		return RES_OPEN_EACCES;
 	}
 
-	if (c->mode != MODE_WRONLY && !allowed(s->level[M_OPEN_READ], at_open)) {
-		if (!deny(s, M_OPEN_READ))
-			return RES_OPEN_EACCES;
-	} else if (c->mode != MODE_RDONLY && !check(s, M_OPEN_WRITE, at_open)) {
+	if (c->mode != MODE_WRONLY && !check(s, M_OPEN_READ, at_open))
 		return RES_OPEN_EACCES;
-	}
+	if (c->mode != MODE_RDONLY && !check(s, M_OPEN_WRITE, at_open))
+		return RES_OPEN_EACCES;
 
 	switch (c->access) {
 	case ACC_NONE:
@@ -173,11 +175,9 @@ enum m_result m_run(struct m_state *s, const struct m_case *c)
 		if (writable)
 			return RES_OK;
 	}
-	if (allowed(s->level[M_FORCE], at_access))
-		return may ? RES_OK : RES_EIO;
-	if (!may)
+	if (!allowed(s->level[M_FORCE], at_access) && !deny(s, M_FORCE))
 		return RES_EIO;
-	return deny(s, M_FORCE) ? RES_OK : RES_EIO;
+	return may ? RES_OK : RES_EIO;
 }
 
 int m_sysctl_level(struct m_state *s, enum m_op op, const char *value)
