@@ -179,6 +179,7 @@ cli="
 0|out|^usage: procmem enforce|enforce --help
 0|out|^usage: procmem watch|watch -h
 0|out|^usage: procmem advise|advise --help
+0|out|^usage: procmem metrics|metrics -h
 2|err|no command given|''
 2|err|unknown command 'frob'|frob
 2|err|unknown option '--json' before|--json status
@@ -187,6 +188,9 @@ cli="
 2|err|^procmem: enforce: unknown option '--bogus'|enforce --bogus
 2|err|^procmem: watch: unknown option '--bogus'|watch --bogus
 2|err|^procmem: advise: unknown option '--bogus'|advise --bogus
+2|err|unknown option '--bogus'|metrics --bogus
+0|out|^procmem_kernel_info\\{|metrics --no-status --timeout=20
+0|out|^procmem_status\\{verdict=\"ok\"\\} 1\$|metrics --timeout 20
 2|err|status: --timeout needs a value|status --timeout
 2|err|--timeout takes 1 to 3600 seconds, not 'soon'|status --timeout=soon
 2|err|--timeout takes 1 to 3600 seconds, not 'soon'|status --timeout soon
@@ -238,7 +242,7 @@ expect "man -l renders the man page without warnings" 0 \
 	sh -c '! LC_ALL=C MANWIDTH=80 man --warnings -l tools/procmem/procmem.1 2>&1 >/dev/null | grep .'
 man_opts='--json --verbose --timeout --open-read --open-write --write --permissive
 	--cgroup --off --config --count --all --observe --records --profile --installed
-	--program --matrix --help --version'
+	--program --matrix --textfile --no-status --help --version'
 LC_ALL=C MANWIDTH=200 man -l tools/procmem/procmem.1 2>/dev/null |
 	sed -n '/^OPTIONS/,/^EXIT STATUS/p' >"$out/man-options.txt"
 missing=
