@@ -53,14 +53,6 @@ static void metrics_help(FILE *f)
 	      "exit status: 0 written, 2 usage, 3 the file could not be written\n", f);
 }
 
-static int metrics_usage(const char *fmt, const char *arg)
-{
-	fputs("procmem: metrics: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\nTry 'procmem metrics --help'.\n", stderr);
-	return EXIT_USAGE;
-}
-
 /* A label value: backslash, double quote and newline escaped. */
 static void label(FILE *f, const char *s)
 {
@@ -319,27 +311,24 @@ int cmd_metrics(int argc, char **argv)
 			with_status = 0;
 			break;
 		case O_TIMEOUT: {
-			char *end;
 			long t;
 
-			errno = 0;
-			t = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || t < 1 || t > 3600)
-				return metrics_usage("--timeout takes 1 to 3600 seconds, not '%s'", optarg);
+			if (pm_parse_long(optarg, 1, 3600, &t))
+				return pm_usage_error("metrics",
+						      "--timeout takes 1 to 3600 seconds, not '%s'",
+						      optarg);
 			timeout = (int)t;
 			break;
 		}
 		case 'h':
 			metrics_help(stdout);
 			return EXIT_OK;
-		case ':':
-			return metrics_usage("%s needs a value", argv[optind - 1]);
 		default:
-			return metrics_usage("unknown option '%s'", argv[optind - 1]);
+			return pm_opt_error("metrics", c, argv);
 		}
 	}
 	if (optind < argc)
-		return metrics_usage("unexpected argument '%s'", argv[optind]);
+		return pm_usage_error("metrics", "unexpected argument '%s'", argv[optind]);
 	if (dir && (stat(dir, &sb) || !S_ISDIR(sb.st_mode))) {
 		fprintf(stderr, "procmem: metrics: %s is not a directory\n", dir);
 		return EXIT_NORUN;
