@@ -1,4 +1,4 @@
-# The cost of the /proc/PID/mem policy for debuggers (issue 8).
+# The cost of the /proc/PID/mem policy for debuggers.
 BINS += tests/bench/procmem-bench
 CHECKS += tests/bench/smoke.sh
 

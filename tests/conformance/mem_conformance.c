@@ -68,7 +68,7 @@ enum operation {
  * otheruid  a process of another uid (the ptrace access check refuses it);
  * deputy    the target itself, through an fd that its same-uid parent (not
  *           a tracer) opened on /proc/TARGET/mem with the operation's flags
- *           and handed to it over SCM_RIGHTS (issue 12, item 1);
+ *           and handed to it over SCM_RIGHTS;
  * tracerfd  the same, but the fd was opened by the target's active ptracer
  *           (PTRACE_SEIZE, left running and attached).
  * Columns are the operations in enum order:

@@ -26,14 +26,14 @@ $(SYSCTL_WRITE): tests/conformance/sysctl_write.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $<
 
-# Exact counting (issue 12, item 6): tests/conformance/counting.c
+# Exact counting: tests/conformance/counting.c
 COUNTING := build/tests/counting
 BINS += $(COUNTING)
 $(COUNTING): tests/conformance/counting.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $<
 
-# The tracepoint and the log line (issue 12, item 5)
+# The tracepoint and the log line
 DENY_EVENT := build/tests/deny_event
 BINS += $(DENY_EVENT)
 $(DENY_EVENT): tests/conformance/deny_event.c

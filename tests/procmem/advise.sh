@@ -1,5 +1,5 @@
 #!/bin/sh
-# TAP checks of procmem advise (issue 15).
+# TAP checks of procmem advise.
 #
 # In the lab, on the patched kernel (permissive mode, every operation at
 # never) and on Debian's 6.12 with the BPF LSM enforcer (permissive, at

@@ -1,5 +1,5 @@
 #!/bin/sh
-# TAP checks of procmem (issue 6).  procmem status must report, for every
+# TAP checks of procmem.  procmem status must report, for every
 # row of the table below, each operation's measured level and exit status,
 # on the host (stock 6.18, no proc_mem parameters) or in a lab guest booted
 # with the row's kernel and command line.  Then: scan finds a holder this

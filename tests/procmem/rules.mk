@@ -1,7 +1,7 @@
 # procmem's tests: status against a table of levels on the host and the
 # lab kernels, scan, command line, man page, lint, install.
 CHECKS += tests/procmem/check.sh
-# procmem advise (issue 15): lab scenarios with a permissive period, then
+# procmem advise: lab scenarios with a permissive period, then
 # the advice applied; a seccomp listener holder for them.
 BINS += build/procmem/listener
 build/procmem/listener: tests/procmem/listener.c

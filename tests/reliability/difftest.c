@@ -406,7 +406,7 @@ static void kernel_run(const struct m_case *c, struct outcome *o)
 
 	switch (c->rel) {
 	case R_SELF:
-	case R_CHILD_FD:
+	case R_INHERIT:
 		op = c->rel == R_SELF ? 's' : 'c';
 		xwrite(cmd[1], &op, 1);
 		xwrite(cmd[1], c, sizeof(*c));
@@ -416,9 +416,9 @@ static void kernel_run(const struct m_case *c, struct outcome *o)
 		o->result = open_and_access(pid, c);
 		break;
 	case R_DEPUTY:
-	case R_TRACER_FD:
+	case R_TRACERFD:
 		/* we open, the target accesses through the fd we send */
-		if (c->rel == R_TRACER_FD && ptrace(PTRACE_SEIZE, pid, 0, 0))
+		if (c->rel == R_TRACERFD && ptrace(PTRACE_SEIZE, pid, 0, 0))
 			break;
 		fd = open_mem(pid, c->mode);
 		if (fd < 0) {
@@ -431,7 +431,7 @@ static void kernel_run(const struct m_case *c, struct outcome *o)
 			close(fd);
 			xread(res[0], &o->result, sizeof(o->result));
 		}
-		if (c->rel == R_TRACER_FD && detach(pid))
+		if (c->rel == R_TRACERFD && detach(pid))
 			o->result = RES_ERRNO;
 		break;
 	case R_TRACER:
@@ -593,8 +593,8 @@ static int case_step(struct m_state *s, const long base_d[], const long base_w[]
 {
 	static const enum m_rel rels[] = {
 		R_SELF, R_SELF, R_TRACER, R_TRACER, R_PARENT, R_PARENT,
-		R_CHILD_FD, R_CHILD_FD, R_DETACHED, R_DETACHED, R_EXECED,
-		R_DEPUTY, R_DEPUTY, R_TRACER_FD, R_OTHER_UID,
+		R_INHERIT, R_INHERIT, R_DETACHED, R_DETACHED, R_EXECED,
+		R_DEPUTY, R_DEPUTY, R_TRACERFD, R_OTHERUID,
 	};
 	struct m_case c = {
 		.rel = rels[pick(sizeof(rels) / sizeof(rels[0]))],

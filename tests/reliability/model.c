@@ -36,8 +36,8 @@ const char *const m_level_names[M_NR_LEVELS] = {
 	"always", "self", "ptrace", "never",
 };
 const char *const m_rel_names[R_NR] = {
-	"self", "tracer", "parent", "child_fd", "detached", "execed", "deputy",
-	"tracer_fd", "other_uid",
+	"self", "tracer", "parent", "inherit", "detached", "execed", "deputy",
+	"tracerfd", "otheruid",
 };
 const char *const m_mode_names[MODE_NR] = { "rdonly", "wronly", "rdwr" };
 const char *const m_access_names[ACC_NR] = { "none", "read", "write" };
@@ -119,13 +119,13 @@ enum m_result m_run(struct m_state *s, const struct m_case *c)
 		break;
 	case R_PARENT:
 		break;
-	case R_CHILD_FD:
+	case R_INHERIT:
 		at_open.own_mm = at_open.opener = true;
 		break;
 	case R_DEPUTY:
 		at_access.own_mm = true;
 		break;
-	case R_TRACER_FD:
+	case R_TRACERFD:
 		at_open.tracer = at_open.opener = true;
 		at_access.own_mm = at_access.opener = true;
 		break;

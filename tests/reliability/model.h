@@ -17,12 +17,12 @@ enum m_rel {
 	R_SELF,		/* the target on /proc/self/mem */
 	R_TRACER,	/* its active ptracer opens and accesses */
 	R_PARENT,	/* its same-uid parent, not attached */
-	R_CHILD_FD,	/* its child, through an fd the target opened on itself */
+	R_INHERIT,	/* its child, through an fd the target opened on itself */
 	R_DETACHED,	/* the ptracer opened while attached, accesses after detach */
 	R_EXECED,	/* the ptracer opened, the target then exec'd */
 	R_DEPUTY,	/* the target, through an fd its parent opened and sent */
-	R_TRACER_FD,	/* the target, through an fd its ptracer opened and sent */
-	R_OTHER_UID,	/* a process of another uid (the ptrace check refuses) */
+	R_TRACERFD,	/* the target, through an fd its ptracer opened and sent (the conformance table's names) */
+	R_OTHERUID,	/* a process of another uid (the ptrace check refuses) */
 	R_NR
 };
 

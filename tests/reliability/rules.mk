@@ -1,4 +1,4 @@
-# Reliability of the /proc/PID/mem policy (issue 7): a debug kernel
+# Reliability of the /proc/PID/mem policy: a debug kernel
 # (KASAN, lockdep, PROVE_RCU, DEBUG_ATOMIC_SLEEP, DEBUG_LIST, UBSAN) boots
 # the conformance drivers, stress, bad input and a randomized differential
 # test against a model of the policy; any kernel report fails the run.

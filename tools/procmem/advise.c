@@ -3,7 +3,7 @@
  * procmem advise: the strictest /proc/PID/mem policy this machine can
  * take, operation by operation, and what each stricter level would break.
  *
- * Three sources (issue 15):
+ * Three sources:
  *   - the compatibility matrix, docs/compat-matrix.json, read at run time
  *     (installed as PREFIX/share/procmem/compat-matrix.json): the measured
  *     verdict of each program and attack under each configuration;
