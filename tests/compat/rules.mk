@@ -17,12 +17,12 @@ $(COMPAT)/payload.o: tests/compat/payload.S
 $(COMPAT)/payload.bin: $(COMPAT)/payload.o
 	objcopy -O binary -j .payload $< $@
 	chmod 644 $@
-$(COMPAT)/attack: tests/compat/attack.c tests/compat/scm.c tests/compat/scm.h $(COMPAT)/payload.o
-	$(CC) $(CFLAGS) -o $@ $(filter-out %.h,$^)
+$(COMPAT)/attack: tests/compat/attack.c tests/lib/scm.c tests/lib/scm.h $(COMPAT)/payload.o
+	$(CC) $(CFLAGS) -Itests/lib -o $@ $(filter-out %.h,$^)
 
-$(COMPAT)/supervisor: tests/compat/supervisor.c tests/compat/scm.c tests/compat/scm.h
+$(COMPAT)/supervisor: tests/compat/supervisor.c tests/lib/scm.c tests/lib/scm.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(filter %.c,$^)
+	$(CC) $(CFLAGS) -Itests/lib -o $@ $(filter %.c,$^)
 $(COMPAT)/victim $(COMPAT)/jit $(COMPAT)/scantarget: $(COMPAT)/%: tests/compat/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $<

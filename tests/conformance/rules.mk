@@ -7,11 +7,11 @@ DEMOS  += tests/conformance/demo
 
 # The harness uses GNU C (typeof, statement expressions) and is not
 # -Wextra clean: include it as a system header.
-# The deputy accessor passes fds with tests/compat's SCM_RIGHTS helper.
-$(CONFORMANCE): tests/conformance/mem_conformance.c tests/compat/scm.c tests/compat/scm.h \
+# The deputy accessor passes fds with the shared SCM_RIGHTS helper (tests/lib).
+$(CONFORMANCE): tests/conformance/mem_conformance.c tests/lib/scm.c tests/lib/scm.h \
 		$(KSELFTEST)/kselftest_harness.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -std=gnu11 -isystem $(KSELFTEST) -Itests/compat -o $@ $(filter %.c,$^)
+	$(CC) $(CFLAGS) -std=gnu11 -isystem $(KSELFTEST) -Itests/lib -o $@ $(filter %.c,$^)
 
 # gdb's target: no optimisation, so the breakpoint and the const stay.
 GDB_TARGET := build/tests/gdb_target

@@ -11,9 +11,9 @@ CHECKS := tests/reliability/check $(CHECKS)
 FLAVOURS += debug
 
 $(REL)/difftest: tests/reliability/difftest.c tests/reliability/model.c tests/reliability/model.h \
-		tests/compat/scm.c tests/compat/scm.h
+		tests/lib/scm.c tests/lib/scm.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itests/compat -o $@ $(filter %.c,$^)
+	$(CC) $(CFLAGS) -Itests/lib -o $@ $(filter %.c,$^)
 $(REL)/stress: tests/reliability/stress.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -pthread -o $@ $<
