@@ -5,25 +5,18 @@
 # injection is blocked, watch attributes that denial to the attacker and
 # its victim, and status measures write=ptrace from the enforcer.
 set -eu
+. tests/lib/tap.sh
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 rc=0
 tools/procmem/demo-enforce.sh >"$out" 2>&1 || rc=$?
-n=0 st=0
-expect() { # DESCRIPTION EXTENDED-REGEX
-	n=$((n + 1))
-	if grep -Eq "$2" "$out"; then echo "ok $n - demo-enforce: $1"
-	else echo "not ok $n - demo-enforce: $1"; st=1; fi
-}
-n=$((n + 1))
-if [ "$rc" -eq 0 ]; then echo "ok $n - demo-enforce exits 0"
-else echo "not ok $n - demo-enforce exits 0 (got $rc)"; st=1; fi
-expect "the enforcer says enforcing write=ptrace" '^procmem: enforcing .*write=ptrace'
-expect "gdb attached and stopped at its breakpoint" '^Breakpoint 1, tick \(\)'
-expect "the same-uid injection is blocked" '^=> blocked: write: Permission denied'
-expect "watch attributes the denial to the attacker and its victim" \
-	'write +ptrace +denied +pid [0-9]+ uid 65534 comm attack .* comm victim tracer 0'
-expect "status measures write=ptrace, set by the enforcer" '^write +ptrace +bpf +ptrace '
+result "$rc" "demo-enforce exits 0"
+check "the enforcer says enforcing write=ptrace" grep -Eq '^procmem: enforcing .*write=ptrace' "$out"
+check "gdb attached and stopped at its breakpoint" grep -Eq '^Breakpoint 1, tick \(\)' "$out"
+check "the same-uid injection is blocked" grep -Eq '^=> blocked: write: Permission denied' "$out"
+check "watch attributes the denial to the attacker and its victim" grep -Eq \
+	'write +ptrace +denied +pid [0-9]+ uid 65534 comm attack .* comm victim tracer 0' "$out"
+check "status measures write=ptrace, set by the enforcer" grep -Eq '^write +ptrace +bpf +ptrace ' "$out"
 [ "$st" -eq 0 ] || sed 's/^/# /' "$out"
 echo "1..$n"
 exit $st

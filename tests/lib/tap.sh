@@ -1,5 +1,5 @@
 # shellcheck shell=sh disable=SC2034 # st is read by the driver that sources this
-# TAP for the test drivers of tests/kernel (sourced: . tests/lib/tap.sh).
+# TAP for the test drivers (sourced: . tests/lib/tap.sh).
 # Each line is numbered from 1 in the driver's run; any "not ok" sets st,
 # which the driver exits with (exit $st).
 #   check DESCRIPTION COMMAND...   one line for COMMAND's success
