@@ -591,7 +591,8 @@ static int cmd_table(int argc, char **argv)
 			return usage();
 		load(b, &base[i]);
 		load(n, &new[i]);
-		if (i != control && !new[i].policy[0])
+		/* the upstream submission alone has no sysctls to report */
+		if (i != control && strcmp(label[i], "upstream") && !new[i].policy[0])
 			policy = false;
 	}
 

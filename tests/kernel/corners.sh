@@ -58,9 +58,9 @@ boot() { # boot KERNEL CMDLINE GUEST-COMMAND...
 	fi
 	rm -f /tmp/corners.$$
 	if [ "$rc" -eq 0 ]; then
-		result 0 "$k: ${c:-no parameters}: proc-mem-corners passes"
+		result 0 "$k: ${label:-${c:-no parameters}}: proc-mem-corners passes"
 	else
-		result 1 "$k: ${c:-no parameters}: proc-mem-corners passes (exit $rc)"
+		result 1 "$k: ${label:-${c:-no parameters}}: proc-mem-corners passes (exit $rc)"
 	fi
 }
 
@@ -84,6 +84,6 @@ if [ $ver = 6.12 ]; then
 	boot "$k" "$p.force_override=self $p.restrict_write=ptrace $p.restrict_open_write=never" "$t"
 	# Debian's own kernel (stock, force at always) has io_uring and Yama.
 	boot debian-6.12 "" "$t"
-	boot debian-6.12 "" sh -c "echo 3 >/proc/sys/kernel/yama/ptrace_scope && $t"
+	label="kernel.yama.ptrace_scope=3" boot debian-6.12 "" sh -c "echo 3 >/proc/sys/kernel/yama/ptrace_scope && $t"
 fi
 exit $st
