@@ -322,11 +322,11 @@ static const struct boot {
 	  "proc_mem.restrict_open_read proc_mem.restrict_open_write "
 	  "proc_mem.restrict_write",
 	  "always always always always", 0, 5,
-	  { "proc_mem: invalid value '' for proc_mem.force_override, keeping always",
-	    "proc_mem: invalid value '' for proc_mem.restrict_foll_force, keeping always",
-	    "proc_mem: invalid value '' for proc_mem.restrict_open_read, keeping always",
-	    "proc_mem: invalid value '' for proc_mem.restrict_open_write, keeping always",
-	    "proc_mem: invalid value '' for proc_mem.restrict_write, keeping always" }, false },
+	  { "proc_mem: proc_mem.force_override without a value, keeping always",
+	    "proc_mem: proc_mem.restrict_foll_force without a value, keeping always",
+	    "proc_mem: proc_mem.restrict_open_read without a value, keeping always",
+	    "proc_mem: proc_mem.restrict_open_write without a value, keeping always",
+	    "proc_mem: proc_mem.restrict_write without a value, keeping always" }, false },
 	{ "mixed case",
 	  "proc_mem.force_override=Never proc_mem.restrict_foll_force=PTRACE "
 	  "proc_mem.restrict_open_read=Self proc_mem.restrict_open_write=ALL "
