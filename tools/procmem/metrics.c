@@ -140,6 +140,19 @@ static void enforcer_permissive(FILE *f, const char *scope, const struct pm_leve
 	fprintf(f, "} %d\n", lv->permissive ? 1 : 0);
 }
 
+/* @emit for the machine's scope, then for each cgroup override's. */
+static void per_scope(FILE *f, const struct pm_policy *pol,
+		      void (*emit)(FILE *f, const char *scope, const struct pm_levels *lv))
+{
+	char path[PM_DEPTH_MAX * PM_NAME_MAX + 1];
+
+	emit(f, "machine", &pol->machine);
+	for (int i = 0; i < pol->noverrides; i++) {
+		pm_path_join(&pol->ov[i], path, sizeof(path));
+		emit(f, path, &pol->ov[i].lv);
+	}
+}
+
 static void enforcer_metrics(FILE *f)
 {
 	static const char *const states[] = { "absent", "complete", "degraded" };
@@ -162,22 +175,12 @@ static void enforcer_metrics(FILE *f)
 		return;
 	}
 	if (st.have_policy) {
-		char path[PM_DEPTH_MAX * PM_NAME_MAX + 1];
-
 		family(f, "procmem_enforcer_level", "gauge",
 		       "The level the enforcer holds per operation and scope (the machine, or a cgroup path): 1 for the level in force.");
-		enforcer_levels(f, "machine", &st.pol.machine);
-		for (int i = 0; i < st.pol.noverrides; i++) {
-			pm_path_join(&st.pol.ov[i], path, sizeof(path));
-			enforcer_levels(f, path, &st.pol.ov[i].lv);
-		}
+		per_scope(f, &st.pol, enforcer_levels);
 		family(f, "procmem_enforcer_permissive", "gauge",
 		       "1 if the enforcer only logs in this scope.");
-		enforcer_permissive(f, "machine", &st.pol.machine);
-		for (int i = 0; i < st.pol.noverrides; i++) {
-			pm_path_join(&st.pol.ov[i], path, sizeof(path));
-			enforcer_permissive(f, path, &st.pol.ov[i].lv);
-		}
+		per_scope(f, &st.pol, enforcer_permissive);
 		family(f, "procmem_enforcer_overrides", "gauge",
 		       "Cgroup overrides in the enforcer's policy.");
 		fprintf(f, "procmem_enforcer_overrides %d\n", st.pol.noverrides);
