@@ -4,6 +4,7 @@
 # that works (gdb is the tracer); under never gdb cannot insert the
 # breakpoint and does not fall back to PTRACE_POKEDATA.  Prints one TAP line.
 set -eu
+. tests/lib/tap.sh
 level=$1
 out=$(gdb -nx -batch -ex 'break stop_here' -ex run -ex 'set var *(int *)&answer = 35' \
 	-ex continue build/tests/gdb_target 2>&1) || true
@@ -17,10 +18,6 @@ never)
 	echo "$out" | grep -q "Cannot insert breakpoint" &&
 		! echo "$out" | grep -q "Breakpoint 1, stop_here" && ok=1 || ok=0 ;;
 esac
-if [ "$ok" = 1 ]; then
-	echo "ok 1 - gdb under force=$level: $want"
-else
-	echo "not ok 1 - gdb under force=$level: $want"
-	echo "$out" | sed 's/^/# /'
-	exit 1
-fi
+result $((1 - ok)) "gdb under force=$level: $want"
+[ "$ok" = 1 ] || echo "$out" | sed 's/^/# /'
+exit $st

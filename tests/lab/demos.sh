@@ -3,16 +3,11 @@
 # environment) is an executable file of the tree.  A step that was never
 # committed stopped make demo once, unseen by make check.
 set -eu
-n=0 st=0
+. tests/lib/tap.sh
 echo "TAP version 13"
 for d in ${DEMOS:?run by make check}; do
-	n=$((n + 1))
-	if [ -f "$d" ] && [ -x "$d" ] && git ls-files --error-unmatch "$d" >/dev/null 2>&1; then
-		echo "ok $n - make demo step $d is a committed executable"
-	else
-		echo "not ok $n - make demo step $d is a committed executable"
-		st=1
-	fi
+	check "make demo step $d is a committed executable" \
+		sh -c '[ -f "$1" ] && [ -x "$1" ] && git ls-files --error-unmatch "$1" >/dev/null 2>&1' demo "$d"
 done
-echo "1..$n"
+plan
 exit $st

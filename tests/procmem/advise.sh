@@ -25,9 +25,11 @@ cd "$(dirname "$0")/../.."
 pm=build/procmem/procmem
 out=build/results/procmem-advise
 mkdir -p "$out"
+TAP_NUMBER=0
+. tests/lib/tap.sh
 if [ -z "${PROCMEM_ADVISE_INNER:-}" ]; then
 	rc=0
-	{ PROCMEM_ADVISE_INNER=1 sh "$0" || echo "not ok - tests/procmem/advise.sh exited $?"; } |
+	{ PROCMEM_ADVISE_INNER=1 sh "$0" || not_ok "tests/procmem/advise.sh exited $?"; } |
 		awk '/^(not )?ok - / { n++; sub(/ok - /, "ok " n " - ") } { print } END { print "1.." n }'
 	exit 0
 fi
@@ -44,22 +46,6 @@ debian-6.12  supervisor  always    always     always never
 debian-6.12  jit         never     never      never  never
 '
 
-ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; }
-check() { # DESC GOT WANT [LOG]
-	if [ "$2" = "$3" ]; then ok "$1"; else
-		not_ok "$1 (got '$2', want '$3')"
-		[ -z "${4:-}" ] || sed 's/^/# /' "$4"
-	fi
-}
-# expect DESC STATUS CMD...: CMD exits with STATUS
-expect() {
-	desc=$1 want=$2
-	shift 2
-	got=0
-	"$@" >"$out/cmd.log" 2>&1 || got=$?
-	check "$desc" "exit $got" "exit $want" "$out/cmd.log"
-}
 # jq-less JSON access: json FILE EXPR (a Python expression on d)
 json() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 split() { # FILE DIR: the guest's "@@@ NAME" sections into DIR/NAME
@@ -73,23 +59,23 @@ for b in $pm build/procmem/listener build/compat/supervisor build/compat/jit \
 done
 
 # ---- host: command line, records files, exit codes, profiles ----
-expect "unknown option is a usage error" 2 $pm advise --frob
-expect "usage errors are one line naming the option" 0 \
+status_is "unknown option is a usage error" 2 $pm advise --frob
+status_is "usage errors are one line naming the option" 0 \
 	sh -c "[ \"\$($pm advise --frob 2>&1 >/dev/null)\" = \"procmem: advise: unknown option '--frob' (procmem advise --help)\" ]"
-expect "--observe 0 is a usage error" 2 $pm advise --observe 0
-expect "--observe soon is a usage error" 2 $pm advise --observe soon
-expect "an unknown profile is a usage error" 2 $pm advise --profile laptop
-expect "--program without = is a usage error" 2 $pm advise --program julia
-expect "--program naming no matrix subject is a usage error" 2 $pm advise --program foo=nosuch
-expect "a missing matrix: exit 3" 3 $pm advise --matrix /nonexistent/compat-matrix.json
+status_is "--observe 0 is a usage error" 2 $pm advise --observe 0
+status_is "--observe soon is a usage error" 2 $pm advise --observe soon
+status_is "an unknown profile is a usage error" 2 $pm advise --profile laptop
+status_is "--program without = is a usage error" 2 $pm advise --program julia
+status_is "--program naming no matrix subject is a usage error" 2 $pm advise --program foo=nosuch
+status_is "a missing matrix: exit 3" 3 $pm advise --matrix /nonexistent/compat-matrix.json
 printf '{"configs": [' >"$out/bad.json"
-expect "a matrix that is not JSON: exit 3" 3 $pm advise --matrix "$out/bad.json"
-check "... with one line saying where" \
+status_is "a matrix that is not JSON: exit 3" 3 $pm advise --matrix "$out/bad.json"
+is "... with one line saying where" \
 	"$($pm advise --matrix "$out/bad.json" 2>&1 >/dev/null | sed "s|$out/||")" \
 	"procmem: advise: bad.json: not JSON: unexpected end at byte 13"
 echo '{"configs": []}' >"$out/bad.json"
-expect "JSON that is not the matrix: exit 3" 3 $pm advise --matrix $out/bad.json
-expect "missing records file: exit 3" 3 $pm advise --records /nonexistent/records
+status_is "JSON that is not the matrix: exit 3" 3 $pm advise --matrix $out/bad.json
+status_is "missing records file: exit 3" 3 $pm advise --records /nonexistent/records
 
 # Records of both formats: the tracepoint's and procmem watch --json's.
 tp() { # COMM PID OP TARGET TRACER
@@ -102,19 +88,19 @@ wj() { # COMM PID OP TARGET TRACER
 { tp foo 20 open_read 21 0; wj foo 20 write 21 false; } >"$out/foo.records"
 { tp 'my tool' 30 force 30 0; echo 'garbage proc_mem_deny: nothing'; } >"$out/self.records"
 $pm advise --json --records "$out/gdbserver.records" >"$out/host-gdbserver.json" || true
-check "records of both formats: gdbserver's three counted" \
+is "records of both formats: gdbserver's three counted" \
 	"$(json "$out/host-gdbserver.json" 'd["observed"]["records"]')" 3
-check "gdbserver as the tracer: the advice is ptrace for every operation (host $(uname -r))" \
+is "gdbserver as the tracer: the advice is ptrace for every operation (host $(uname -r))" \
 	"$(json "$out/host-gdbserver.json" '" ".join(v["advice"] for v in d["operations"].values())')" \
 	"ptrace ptrace ptrace ptrace"
 $pm advise --json --records "$out/foo.records" >"$out/host-foo.json" || true
-check "a program not in the matrix writing another process: open_read, open_write (implied by the write), write stay always" \
+is "a program not in the matrix writing another process: open_read, open_write (implied by the write), write stay always" \
 	"$(json "$out/host-foo.json" '" ".join(v["advice"] for v in d["operations"].values())')" \
 	"always always always never"
-check "... and the reason names it" \
+is "... and the reason names it" \
 	"$(json "$out/host-foo.json" 'd["operations"]["write"]["levels"]["self"]["breaks"][0]["who"]')" foo
 $pm advise --json --records "$out/self.records" >"$out/host-self.json" || true
-check "a comm with a space is read whole, an unparsable line counted" \
+is "a comm with a space is read whole, an unparsable line counted" \
 	"$(json "$out/host-self.json" '[s["name"] for s in d["seen"] if s["in_use"]], d["observed"]["unparsed"]')" \
 	"(['my tool'], 1)"
 # More commands than advise keeps apart: the rest share one entry, no
@@ -125,7 +111,7 @@ while [ $i -lt 80 ]; do
 	tp "c$i" "$i" write 9999 0
 done >"$out/many.records"
 $pm advise --json --records "$out/many.records" >"$out/host-many.json" || true
-check "80 commands: every record counted, the advice keeps write at always" \
+is "80 commands: every record counted, the advice keeps write at always" \
 	"$(json "$out/host-many.json" 'd["observed"]["records"], d["operations"]["write"]["advice"]')" "(80, 'always')"
 # A holder of another process's mem file, not its tracer (as procmem
 # scan finds it): open_read, open_write and write must stay always.
@@ -142,31 +128,31 @@ while [ "$(cat /proc/$holder/comm)" != sleep ] && [ $i -lt 50 ]; do
 done
 $pm advise --json >"$out/host-holder.json" || true
 kill "$holder" "$target"
-check "a process holding another's mem file rw is seen, and open_read, open_write, write stay always" \
+is "a process holding another's mem file rw is seen, and open_read, open_write, write stay always" \
 	"$(json "$out/host-holder.json" '[s["holder_pid"] for s in d["seen"] if s["name"] == "sleep"], " ".join(v["advice"] for o, v in d["operations"].items() if o != "force")')" \
 	"([$holder], 'always always always')" "$out/host-holder.json"
-expect "advise --json is valid JSON" 0 sh -c "$pm advise --json | python3 -m json.tool"
+status_is "advise --json is valid JSON" 0 sh -c "$pm advise --json | python3 -m json.tool"
 # Exit codes: the host runs every operation at always (stock kernel, no
 # enforcer): records needing always give 0; needing nothing, 1.
 { tp foo 20 open_read 21 0; tp foo 20 write 21 0; tp foo 20 force 21 0; } >"$out/always.records"
 if [ "$(cat /proc/sys/kernel/proc_mem/force 2>/dev/null || echo always)" = always ] &&
 	! grep -q proc_mem.force_override= /proc/cmdline && [ ! -d /sys/fs/bpf/procmem ]; then
-	expect "exit 0: the machine runs at the advice" 0 $pm advise --records "$out/always.records"
+	status_is "exit 0: the machine runs at the advice" 0 $pm advise --records "$out/always.records"
 else
 	ok "exit 0: the machine runs at the advice # SKIP the host restricts /proc/PID/mem"
 fi
-expect "exit 1: it could tighten" 1 $pm advise
-expect "exit 12: the profile would break something seen here (appliance, gdbserver)" 12 \
+status_is "exit 1: it could tighten" 1 $pm advise
+status_is "exit 12: the profile would break something seen here (appliance, gdbserver)" 12 \
 	$pm advise --profile appliance --records "$out/gdbserver.records"
 $pm advise --json --profile server >"$out/host-server.json" || true
-check "--profile server: write=ptrace, force=ptrace, the rest always" \
+is "--profile server: write=ptrace, force=ptrace, the rest always" \
 	"$(json "$out/host-server.json" '" ".join(v["profile"] for v in d["operations"].values())')" \
 	"always always ptrace ptrace"
 $pm advise --json --profile desktop >"$out/host-desktop.json" || true
 if [ -d /proc/sys/kernel/proc_mem ]; then want=self; else want=always; fi
-check "--profile desktop: force=self, or on a kernel without self the nearest looser level" \
+is "--profile desktop: force=self, or on a kernel without self the nearest looser level" \
 	"$(json "$out/host-desktop.json" 'd["operations"]["force"]["profile"]')" $want
-expect "--installed counts installed programs: gdb keeps force off never" 0 \
+status_is "--installed counts installed programs: gdb keeps force off never" 0 \
 	sh -c "$pm advise --installed --json | python3 -c 'import json, sys; d = json.load(sys.stdin); sys.exit(d[\"operations\"][\"force\"][\"advice\"] == \"never\" or not any(s[\"installed\"] for s in d[\"seen\"] if s[\"name\"] == \"gdb\"))'"
 
 # ---- the lab: one kernel (its TAP lines on stdout) ----
@@ -193,7 +179,7 @@ lab() {
 	# shellcheck disable=SC2086 # $scen is a list
 	lab/vm --kernel "$kernel" --cmdline "$boot" --timeout 300 -- \
 		sh tests/procmem/advise-guest.sh observe $scen >"$dir/observe.log" 2>&1 </dev/null || rc=$?
-	check "$kernel: the permissive period's guest ran" "exit $rc" "exit 0" "$dir/observe.log"
+	is "$kernel: the permissive period's guest ran" "exit $rc" "exit 0" "$dir/observe.log"
 	split "$dir/observe.log" "$dir"
 	echo "$table" | awk -v k="$kernel" '$1 == k' >"$dir/rows"
 	while read -r _ s l_or l_ow l_w l_f; do
@@ -201,10 +187,10 @@ lab() {
 			not_ok "$kernel $s: advise gave no output"
 			continue
 		fi
-		check "$kernel $s: the programs ran during the permissive period" \
+		is "$kernel $s: the programs ran during the permissive period" \
 			"$(grep -c '^RUN [a-z]* \(works\|fallback\)' "$dir/$s.run" || true)" \
 			"$(grep -c '^RUN' "$dir/$s.run" || true)" "$dir/$s.run"
-		check "$kernel $s: advice open_read=$l_or open_write=$l_ow write=$l_w force=$l_f" \
+		is "$kernel $s: advice open_read=$l_or open_write=$l_ow write=$l_w force=$l_f" \
 			"$(json "$dir/$s.json" '" ".join(o + "=" + v["advice"] for o, v in d["operations"].items())')" \
 			"open_read=$l_or open_write=$l_ow write=$l_w force=$l_f" "$dir/$s.json"
 	done <"$dir/rows"
@@ -237,31 +223,31 @@ EOF
 		# shellcheck disable=SC2086 # $groups is a list
 		lab/vm --kernel "$kernel" --cmdline "$cmdline" --timeout 300 -- \
 			sh tests/procmem/advise-guest.sh apply "$dir" $groups >"$bdir/apply.log" 2>&1 </dev/null || rc=$?
-		check "$kernel ${cmdline:-(no parameters)}: the guest applying the advice ran" \
+		is "$kernel ${cmdline:-(no parameters)}: the guest applying the advice ran" \
 			"exit $rc" "exit 0" "$bdir/apply.log"
 		split "$bdir/apply.log" "$bdir"
 		g=0
 		for group in $groups; do
 			g=$((g + 1))
 			first=${group%%,*}
-			check "$kernel $group: the advice is in force after applying its lines" \
+			is "$kernel $group: the advice is in force after applying its lines" \
 				"$(cat "$bdir/policy-$g" 2>/dev/null)" \
 				"$(json "$dir/$first.json" '" ".join(o + "=" + v["advice"] for o, v in d["operations"].items())')" \
 				"$bdir/apply.log"
 			for s in $(echo "$group" | tr , ' '); do
-				check "$kernel $s: every program works again under the advice" \
+				is "$kernel $s: every program works again under the advice" \
 					"$(grep -c '^RUN [a-z]* \(works\|fallback\)' "$bdir/$s.rerun" 2>/dev/null || true)" \
 					"$(grep -c '^RUN' "$dir/$s.run" || true)" "$bdir/apply.log"
 				case $s in
-				gdbserver) check "$kernel: exit 0 when the machine runs at the advice (gdbserver's records, policy applied)" \
+				gdbserver) is "$kernel: exit 0 when the machine runs at the advice (gdbserver's records, policy applied)" \
 					"$(cat "$bdir/$s.exit" 2>/dev/null)" 0 "$bdir/apply.log" ;;
-				nothing) check "$kernel: exit 11 when the policy in force breaks something seen (a process writing another's memory, policy at never)" \
+				nothing) is "$kernel: exit 11 when the policy in force breaks something seen (a process writing another's memory, policy at never)" \
 					"$(cat "$bdir/$s.exit" 2>/dev/null)" 11 "$bdir/apply.log" ;;
 				esac
 			done
 			for a in attack-ddexec attack-inject attack-handoff attack-forkedtracer; do
 				want=$(json "$dir/$first.json" "d['attacks']['$a']['result']")
-				check "$kernel $group: $a $want, as advise says the matrix has it" \
+				is "$kernel $group: $a $want, as advise says the matrix has it" \
 					"$(sed -n "s/^ATTACK $a //p" "$bdir/attacks-$g" 2>/dev/null)" "$want" "$bdir/attacks-$g"
 			done
 		done
@@ -278,12 +264,12 @@ for k in $kernels; do
 done
 
 # ---- man page, lint, install ----
-expect "the man page documents advise" 0 \
+status_is "the man page documents advise" 0 \
 	sh -c "groff -man -Tutf8 -ww tools/procmem/procmem.1 2>&1 | grep -q 'procmem advise'"
-expect "cppcheck finds nothing in advise.c, matrix.c, records.c" 0 cppcheck --enable=warning,style,performance,portability \
+status_is "cppcheck finds nothing in advise.c, matrix.c, records.c" 0 cppcheck --enable=warning,style,performance,portability \
 	--error-exitcode=1 -q -D_GNU_SOURCE --std=c11 tools/procmem/advise.c tools/procmem/matrix.c tools/procmem/records.c tests/procmem/listener.c
 dest=$(mktemp -d)
-expect "make install installs the matrix as data, and the installed advise finds it" 0 \
+status_is "make install installs the matrix as data, and the installed advise finds it" 0 \
 	sh -c "make -s install PREFIX=$dest >/dev/null && cmp docs/compat-matrix.json $dest/share/procmem/compat-matrix.json &&
 		$dest/bin/procmem advise --json | grep -q '\"matrix\": \"$dest/share/procmem/compat-matrix.json\"'"
 rm -rf "$dest"

@@ -33,20 +33,7 @@ patched  0   always    always     ptrace  ptrace proc_mem.force_override=ptrace 
 patched  0   always    always     never   always proc_mem.permissive=1 proc_mem.restrict_write=never sysctl.permissive=0
 '
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
-# expect DESC STATUS CMD...: CMD exits with STATUS
-expect() {
-	desc=$1 want=$2
-	shift 2
-	got=0
-	"$@" >"$out/cmd.log" 2>&1 || got=$?
-	if [ "$got" -eq "$want" ]; then ok "$desc"; else
-		not_ok "$desc (exit $got, want $want)"
-		sed 's/^/# /' "$out/cmd.log"
-	fi
-}
+. tests/lib/tap.sh
 
 echo "TAP version 13"
 [ -x $pm ] || { echo "not ok 1 - $pm is not built (make $pm)"; exit 1; }
@@ -105,7 +92,7 @@ lab/vm --kernel patched --cmdline proc_mem.restrict_write=never --timeout 120 --
 	sh -c "printf \"x tracer=1 pid=\" >/proc/self/comm; echo x 1<>/proc/self/mem" 2>/dev/null
 	dd if=/dev/zero of=/proc/self/mem bs=1 count=1 conv=notrunc 2>/dev/null
 	wait $!; echo "watch-exit: $?"; cat /tmp/w.err /tmp/w.json' >"$out/watch.log" 2>&1 </dev/null || true
-expect "watch on the patched kernel: the tracepoint's denials as JSON, comms unforged" 0 \
+status_is "watch on the patched kernel: the tracepoint's denials as JSON, comms unforged" 0 \
 	python3 -c '
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
@@ -119,7 +106,7 @@ for e in ev:
 [ $got -eq 0 ] || sed 's/^/# /' "$out/watch.log"
 lab/vm --kernel stock --timeout 120 -- sh -c 'build/procmem/procmem watch; echo "watch-exit: $?"' \
 	>"$out/watch-stock.log" 2>&1 </dev/null || true
-expect "watch with neither enforcer nor tracepoint exits 3 and says so" 0 \
+status_is "watch with neither enforcer nor tracepoint exits 3 and says so" 0 \
 	sh -c "grep -q '^watch-exit: 3' $out/watch-stock.log &&
 		grep -q 'no proc_mem tracepoint' $out/watch-stock.log"
 
@@ -147,7 +134,7 @@ for mode in r rw; do
 		sed 's/^/# /' "$out/scan.log"
 	fi
 done
-expect "scan --json is valid JSON naming the holder" 0 \
+status_is "scan --json is valid JSON naming the holder" 0 \
 	sh -c "$pm scan --json | python3 -m json.tool | grep -q '\"pid\": $holder,'"
 kill "$holder"
 wait "$holder" 2>/dev/null || true
@@ -158,7 +145,7 @@ else
 	not_ok "scan no longer lists the holder once it is gone"
 fi
 if [ "$(id -u)" = 0 ]; then
-	expect "scan as nobody exits 1 and says what it could not inspect" 0 \
+	status_is "scan as nobody exits 1 and says what it could not inspect" 0 \
 		sh -c "setpriv --reuid=65534 --regid=65534 --clear-groups $pm scan |
 			grep -q '^not inspected: [1-9]'; [ \$? = 0 ] &&
 			{ setpriv --reuid=65534 --regid=65534 --clear-groups $pm scan; [ \$? = 1 ]; }"
@@ -233,12 +220,12 @@ $cli
 EOF
 
 # Man page, JSON, lint, install.
-expect "status --json is valid JSON" 0 sh -c "$pm status --json | python3 -m json.tool"
-expect "status exits 3 when it may not ptrace its child (under strace -f)" 3 \
+status_is "status --json is valid JSON" 0 sh -c "$pm status --json | python3 -m json.tool"
+status_is "status exits 3 when it may not ptrace its child (under strace -f)" 3 \
 	strace -f -o /dev/null $pm status
-expect "man page formats without warnings" 0 \
+status_is "man page formats without warnings" 0 \
 	sh -c '! groff -man -ww -z tools/procmem/procmem.1 2>&1 | grep .'
-expect "man -l renders the man page without warnings" 0 \
+status_is "man -l renders the man page without warnings" 0 \
 	sh -c '! LC_ALL=C MANWIDTH=80 man --warnings -l tools/procmem/procmem.1 2>&1 >/dev/null | grep .'
 man_opts='--json --verbose --timeout --open-read --open-write --write --permissive
 	--cgroup --off --config --count --all --observe --records --profile --installed
@@ -255,21 +242,22 @@ if [ -z "$missing" ]; then ok "the man page's OPTIONS documents every option"; e
 fi
 # The BPF program (tools/procmem/bpf) is C for clang's BPF target, built
 # with -Wall -Wextra -Werror; cppcheck does not know its SEC() macros.
-expect "cppcheck finds nothing" 0 cppcheck --enable=warning,style,performance,portability \
+status_is "cppcheck finds nothing" 0 cppcheck --enable=warning,style,performance,portability \
 	--error-exitcode=1 -q -D_GNU_SOURCE --std=c11 -i tools/procmem/bpf tools/procmem
 dest=$(mktemp -d)
-expect "make install PREFIX=... installs binary and man page" 0 \
+status_is "make install PREFIX=... installs binary and man page" 0 \
 	sh -c "make -s install PREFIX=$dest >/dev/null && test -x $dest/bin/procmem &&
 		test -f $dest/share/man/man1/procmem.1"
-expect "make install installs the enforcer's systemd unit and a config file" 0 \
+status_is "make install installs the enforcer's systemd unit and a config file" 0 \
 	sh -c "test -f $dest/etc/procmem/enforce.conf &&
 		grep -qx 'ExecStart=$dest/bin/procmem enforce --config $dest/etc/procmem/enforce.conf' \
 			$dest/lib/systemd/system/procmem-enforce.service"
 if command -v systemd-analyze >/dev/null; then
-	expect "systemd-analyze verify accepts the installed unit" 0 \
+	status_is "systemd-analyze verify accepts the installed unit" 0 \
 		systemd-analyze verify --man=no $dest/lib/systemd/system/procmem-enforce.service
 else
 	ok "systemd-analyze verify accepts the installed unit # SKIP no systemd-analyze"
 fi
 rm -rf "$dest"
-echo "1..$n"
+plan
+exit $st

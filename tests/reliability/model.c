@@ -62,7 +62,7 @@ int m_parse_level(const char *name)
 	static const struct { const char *name; enum m_level level; } names[] = {
 		{ "always", M_ALWAYS }, { "self", M_SELF },
 		{ "ptrace", M_PTRACE }, { "never", M_NEVER },
-		/* seed-001 synonyms */
+		/* Adrian Ratiu's "proc: restrict /proc/pid/mem" v6 synonyms */
 		{ "off", M_ALWAYS }, { "ptracer", M_PTRACE }, { "all", M_NEVER },
 	};
 	size_t i;

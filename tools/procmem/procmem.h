@@ -58,7 +58,10 @@ extern const char *const op_names[NOPS];
 extern const char *const rel_names[NRELS];
 const char *level_name(enum level lv);
 const char *outcome_name(enum outcome o);
-/* Parses a level name, with the seed-001 synonyms if @synonyms. */
+/*
+ * Parses a level name, with the synonyms of Adrian Ratiu's "proc: restrict
+ * /proc/pid/mem" v6 (2024) if @synonyms.
+ */
 enum level parse_level(const char *s, int synonyms);
 int op_index(const char *s);		/* -1: not an operation's name */
 
