@@ -20,10 +20,6 @@
  * - An O_RDWR open is checked for open_read, then open_write: refused, it
  *   is one denial, of the first refusing operation; in permissive mode one
  *   would-deny of each operation that would refuse.
- * - Series v2 (6.1 until it carries v3; its force sysctl is writable)
- *   counted a force denial only where FOLL_FORCE would have helped (not
- *   the shared and hugetlb rows) and an O_RDWR open once in permissive
- *   mode too: counted_v2() gives those rows' v2 counts.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -76,15 +72,10 @@ static const struct row {
 	  { "open_read", "open_read open_write" } },
 };
 
-/* The operations @r counts in @permissive mode on series v2, or v3. */
-static const char *counted(const struct row *r, bool permissive, bool v2)
+/* The operations @r counts in @permissive mode. */
+static const char *counted(const struct row *r, bool permissive)
 {
-	if (!v2)
-		return r->counted[permissive];
-	if (r->kase == WR_SHARED_MAYWRITE || r->kase == WR_SHARED_RDONLY ||
-	    r->kase == WR_HUGETLB_RO)
-		return NULL;
-	return r->counted[0];
+	return r->counted[permissive];
 }
 
 /* Is @op one of the space-separated names of @list? */
@@ -241,8 +232,7 @@ int main(void)
 	size_t nr = sizeof(cases) / sizeof(cases[0]);
 	long long before[2][NR_OPS], after[2][NR_OPS];
 	char buf[16] = "", path[96];
-	bool permissive, v2;
-	struct stat sb;
+	bool permissive;
 	int st = 0;
 	FILE *f;
 
@@ -259,7 +249,6 @@ int main(void)
 		return 1;
 	}
 	fclose(f);
-	v2 = !stat(SYS "force", &sb) && (sb.st_mode & 0222);
 	printf("1..%zu\n", nr);
 	for (size_t i = 0; i < nr; i++) {
 		const struct row *r = &cases[i];
@@ -304,7 +293,7 @@ int main(void)
 			for (int op = 0; op < NR_OPS; op++) {
 				long long d = after[k][op] - before[k][op];
 				long long w = k == permissive &&
-					      named(counted(r, permissive, v2), ops[op]);
+					      named(counted(r, permissive), ops[op]);
 
 				if (d != w) {
 					size_t len = strlen(detail);
@@ -318,9 +307,9 @@ int main(void)
 		printf("%sok %zu - %s, %s, %s: %c, %s%s%s%s\n", ok ? "" : "not ", i + 1,
 		       permissive ? "permissive" : "enforcing",
 		       level, r->what, want,
-		       counted(r, permissive, v2) ? (permissive ? "would_deny/" : "denied/") :
-		       "no counter moves", counted(r, permissive, v2) ? counted(r, permissive, v2) : "",
-		       counted(r, permissive, v2) ? " +1" : "", detail);
+		       counted(r, permissive) ? (permissive ? "would_deny/" : "denied/") :
+		       "no counter moves", counted(r, permissive) ? counted(r, permissive) : "",
+		       counted(r, permissive) ? " +1" : "", detail);
 		if (!ok)
 			st = 1;
 	}

@@ -263,21 +263,6 @@ static int index_of(const char *const *names, int n, const char *name)
 	return -1;
 }
 
-/* Does the event carry op and level as enums (v3), not strings (v2)? */
-static bool enum_fields(void)
-{
-	char line[256];
-	bool found = false;
-	FILE *f = fopen(TRACEFS "/" EVENT "/format", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (strstr(line, "field:int op;"))
-			found = true;
-	if (f)
-		fclose(f);
-	return found;
-}
-
 static void run_row(const struct row *r)
 {
 	int up[2], down[2], err = -1, status;
@@ -320,24 +305,17 @@ static void run_row(const struct row *r)
 		char *fl = flip ? flipped : filter;
 		int len;
 
-		if (enum_fields())	/* v3: enums, and the ids to join on */
-			len = snprintf(fl, sizeof(filter),
-				       "op == %d && level == %d && permissive == %d && "
-				       "target_pid == %d && target_comm == \"pm_victim\" && "
-				       "pid == %d && uid == %d && tracer == %d && "
-				       "tgid == %d && tid == %d && fsuid == %d && "
-				       "target_tgid == %d && target_tid == %d",
-				       index_of(ops, 4, r->ev_op), index_of(levels, 4, r->ev_level),
-				       r->ev_permissive, (int)pids[1], (int)pids[0], NOBODY,
-				       r->tracer ^ flip, (int)pids[0], (int)pids[0], NOBODY,
-				       (int)pids[1], (int)pids[1]);
-		else
-			len = snprintf(fl, sizeof(filter),
-				       "op == \"%s\" && level == \"%s\" && permissive == %d && "
-				       "target_pid == %d && target_comm == \"pm_victim\" && "
-				       "pid == %d && uid == %d && tracer == %d",
-				       r->ev_op, r->ev_level, r->ev_permissive,
-				       (int)pids[1], (int)pids[0], NOBODY, r->tracer ^ flip);
+		/* op and level are enums; the ids are there to join on */
+		len = snprintf(fl, sizeof(filter),
+			       "op == %d && level == %d && permissive == %d && "
+			       "target_pid == %d && target_comm == \"pm_victim\" && "
+			       "pid == %d && uid == %d && tracer == %d && "
+			       "tgid == %d && tid == %d && fsuid == %d && "
+			       "target_tgid == %d && target_tid == %d",
+			       index_of(ops, 4, r->ev_op), index_of(levels, 4, r->ev_level),
+			       r->ev_permissive, (int)pids[1], (int)pids[0], NOBODY,
+			       r->tracer ^ flip, (int)pids[0], (int)pids[0], NOBODY,
+			       (int)pids[1], (int)pids[1]);
 
 		if (r->in_filter_comm)
 			snprintf((flip ? flipped : filter) + len, sizeof(filter) - (size_t)len,

@@ -11,9 +11,10 @@
 #            (PROC_MEM_POLICY_WALK=1), the table at each step;
 #   patched and debug (in tests/reliability/guest: no kernel report)
 #            booted at open_read=self write=self force=ptrace, which the
-#            sysctls must report, and the first patch's test
-#            (proc-mem-exited-task since v3, proc-mem-exited-leader
-#            before: whichever the tree has) must pass at that force=ptrace.
+#            sysctls must report; booted again at force=ptrace alone, the
+#            first patch's test (proc-mem-exited-task since v3,
+#            proc-mem-exited-leader before: whichever the tree has) must
+#            pass (it opens a child's mem file before tracing it).
 # With --linux 6.1: the same from the 6.1 tree (build/kselftest-6.1/) on
 # stock-6.1 and patched-6.1 (no debug kernel, no Debian binaries).
 # With --stock-ptrace DIR (in a stock guest): the run at force=ptrace.
@@ -106,8 +107,11 @@ done
 boot "$patched" "proc_mem.permissive=1 proc_mem.restrict_foll_force=self" \
 	env PROC_MEM_POLICY_LEVELS=force=self,permissive=1 PROC_MEM_POLICY_WALK=1 "$t"
 levels="proc_mem.restrict_open_read=self proc_mem.restrict_write=self proc_mem.force_override=ptrace"
+# The first patch's test measures force by opening a child's mem file
+# before it traces the child: it boots at force=ptrace alone, where the
+# open levels let it.
 for k in $checked; do
-	boot "$k" "$levels" tests/reliability/guest sh -c \
-		"PROC_MEM_POLICY_LEVELS=open_read=self,write=self,force=ptrace $t; s=\$?; $leader || s=1; exit \$s"
+	boot "$k" "$levels" tests/reliability/guest env PROC_MEM_POLICY_LEVELS=open_read=self,write=self,force=ptrace "$t"
+	boot "$k" proc_mem.force_override=ptrace tests/reliability/guest "$leader"
 done
 exit $st
