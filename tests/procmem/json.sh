@@ -1,16 +1,17 @@
 #!/bin/sh
 # TAP: procmem's JSON documents against the ones the tool printed before
 # it moved to json-c (tests/procmem/json/, recorded from commit 96b791a^,
-# the last with the hand-written emitter).  advise's documents depend only
-# on the records, profiles and programs given here and on the matrix, so
-# they must be equal as JSON (and exit as recorded in json/exits) and in key order, apart from what changed on
-# purpose since, listed once in normalise() below:
+# the last with the hand-written emitter).  Each runs in a PID namespace
+# of its own, so no other process is in use.  advise's documents depend
+# only on the records, profiles and programs given here and on the
+# matrix: they must be equal as JSON and in key order, and exit as
+# recorded (json/exits), apart from what changed on purpose since, listed
+# once in normalise() below:
 #   - advise's own exit codes 4 and 5 became 11 and 12 (one meaning each);
 #   - status's "lacks" entries now name the remedy.
 # What the machine decides (kernel release, the matrix's path, which
-# programs are installed and running, the holders a scan finds) is set
-# aside on both sides; status and scan, whose values are the machine's,
-# must keep their keys and their order.
+# programs are installed) is set aside on both sides; status and scan,
+# whose values are the machine's, must keep their keys and their order.
 #
 #   tests/procmem/json.sh                 compare build/procmem/procmem
 #   tests/procmem/json.sh --record BIN    write tests/procmem/json/ from BIN
@@ -54,15 +55,19 @@ print(json.dumps(doc, indent=1))
 PY
 }
 
+# CMD... in a PID namespace of its own, with its own /proc: the programs
+# other tests run meanwhile (a sleep, a debugger) are not "in use" here.
+alone() { unshare --pid --fork --mount-proc "$@"; }
+
 doc() { # NAME ARGS...: one document, equal to the recorded one
 	name=$1; shift
 	rc=0
 	if [ -n "$record" ]; then
-		"$record" "$@" >$exp/$name.json 2>/dev/null || rc=$?
+		alone "$record" "$@" >$exp/$name.json 2>/dev/null || rc=$?
 		echo "$name $rc" >>$exp/exits
 		return
 	fi
-	"$pm" "$@" >$d/$name.json 2>$d/$name.err || rc=$?
+	alone "$pm" "$@" >$d/$name.json 2>$d/$name.err || rc=$?
 	want=$(awk -v n="$name" '$1 == n { print $2 }' $exp/exits)
 	case $want in 4) want=11 ;; 5) want=12 ;; esac
 	if normalise $exp/$name.json >$d/$name.want && normalise $d/$name.json >$d/$name.got &&
@@ -82,7 +87,7 @@ doc advise-self advise --json --records $d/self.records
 doc advise-many advise --json --records $d/many.records --records $d/foo.records
 doc advise-server advise --json --profile server
 doc advise-desktop advise --json --profile desktop --installed
-doc advise-program advise --json --program sleep=criu --records $d/foo.records
+doc advise-program advise --json --program pm-json-absent=criu --records $d/foo.records
 doc advise-appliance advise --json --profile appliance --program foo=criu --records $d/foo.records
 [ -n "$record" ] && exit 0
 echo "1..$n"
