@@ -2,26 +2,50 @@
 # TAP checks of the lab on Debian's own binary kernels (lab/debian): the
 # package is the one apt serves today, the guest runs that package's kernel
 # and sees its /boot/config, loads its modules on demand, and passes the
-# command's status back; a bad kernel name is refused.  One boot per kernel.
+# command's status back; a bad kernel name is refused, and so is a 7.x the
+# archive no longer serves, in one line, leaving nothing in build/.  One
+# boot per kernel: Debian 12's 6.1 and 6.12 (the host's apt), the newest
+# 7.2 and trixie-backports' default (the lab's own apt state, lab/archive).
 set -eu
 . tests/lib/tap.sh
 mkdir -p build/results
 out=build/results/lab-debian.out
 echo "TAP version 13"
-echo "1..15"
-for k in debian-6.12 debian-6.1; do
+echo "1..$((4 * 7 + 4))"
+# served PKG: PKG's version where lab/archive's suites serve it.
+served() { lab/archive apt-cache show --no-all-versions "$1" | sed -n 's/^Version: //p'; }
+# depends_image META VERSION: the linux-image-KVER that META=VERSION depends on.
+depends_image() {
+	lab/archive apt-cache show "$1=$2" | sed -n 's/^Depends: //p' | tr ',' '\n' |
+		sed -n 's/^ *\(linux-image-[0-9][^ ]*\).*/\1/p'
+}
+for k in debian-latest debian-7.2 debian-6.12 debian-6.1; do
 	case $k in
 	debian-6.1) meta=linux-image-amd64 ;;
 	debian-6.12) meta=linux-image-6.12-amd64 ;;
+	debian-7.2) meta="the newest linux-image-7.2.*-amd64" ;;
+	debian-latest) meta="trixie-backports' linux-image-amd64" ;;
 	esac
 	ok=0 dir=$(lab/debian $k 2>/dev/null) && ok=1
 	result $((1 - ok)) "$k: lab/debian prepares it"
-	# What apt serves for the metapackage now, and what the lab recorded.
-	pkg=$(apt-cache depends "$meta" | sed -n 's/^ *Depends: \(linux-image-[^ ]*\)$/\1/p' | head -n 1)
-	ver=$(apt-cache show --no-all-versions "$pkg" | sed -n 's/^Version: //p')
+	# What the archive serves for it now, and what the lab recorded.
+	case $k in
+	debian-6.*)
+		pkg=$(apt-cache depends "$meta" | sed -n 's/^ *Depends: \(linux-image-[^ ]*\)$/\1/p' | head -n 1)
+		ver=$(apt-cache show --no-all-versions "$pkg" | sed -n 's/^Version: //p') ;;
+	debian-7.2)
+		# no 7.2 image newer than the one taken
+		pkg=$(sed 's/ .*//' "$dir/VERSION") ver=$(served "$pkg")
+		for p in $(lab/archive apt-cache pkgnames linux-image-7.2. | grep -E '^linux-image-7\.2\.[0-9]+\+deb[0-9]+-amd64$'); do
+			dpkg --compare-versions "$(served "$p")" le "$ver" || pkg="$p (newer)"
+		done ;;
+	debian-latest)
+		v=$(lab/archive apt-cache madison linux-image-amd64 | awk -F' [|] ' '$3 ~ /trixie-backports\// { print $2 }')
+		pkg=$(depends_image linux-image-amd64 "$v") ver=$(served "$pkg") ;;
+	esac
 	ok=0
 	[ "$(cat "$dir/VERSION")" = "$pkg $ver" ] && ok=1
-	result $((1 - ok)) "$k: the lab runs $pkg $ver, what $meta depends on today"
+	result $((1 - ok)) "$k: the lab runs $pkg $ver, $meta today"
 	rc=0
 	# shellcheck disable=SC2016 # expanded in the guest
 	lab/vm --kernel $k -- sh -c '
@@ -54,4 +78,16 @@ lab/vm --kernel debian-5.10 -- true >$out 2>&1 || rc=$?
 ok=0
 [ $rc = 2 ] && grep -q "unknown Debian kernel 'debian-5.10'" $out && ok=1
 result $((1 - ok)) "an unknown Debian kernel is refused with status 2"
+# A 7.x that no suite serves (as a 7.2 will be once unstable and
+# backports have moved on): one line, status 1, no half-prepared build/.
+rc=0
+lab/vm --kernel debian-7.9 -- true >$out 2>&1 || rc=$?
+sed 's/^/# /' $out
+is "a 7.x the archive does not serve is refused with status 1" "$rc" 1
+ok=0
+[ "$(wc -l <$out)" = 1 ] && grep -q "debian-7.9: the archive serves no such kernel" $out && ok=1
+result $((1 - ok)) "... in one line saying so"
+ok=0
+[ -z "$(ls -d build/debian/debian-7.9* 2>/dev/null)" ] && ok=1
+result $((1 - ok)) "... leaving nothing of it in build/debian"
 exit $st
