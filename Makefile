@@ -20,7 +20,7 @@ KSELFTEST := $(KSRC)/tools/testing/selftests
 
 # upstream before patched: lab/build leaves the tree with the full series.
 FLAVOURS := stock upstream patched
-DEMO_FLAVOURS := stock patched
+DEMO_FLAVOURS := upstream-7.2 stock patched
 BINS   :=
 CHECKS :=
 DEMOS  :=
