@@ -48,8 +48,6 @@ struct machine {
 
 static void machine_read(struct machine *mc, const struct matrix *m)
 {
-	char ver[512] = "";
-
 	config_read(&mc->cfg);
 	enforcer_read(&mc->en);
 	for (int o = 0; o < NOPS; o++) {
@@ -77,17 +75,7 @@ static void machine_read(struct machine *mc, const struct matrix *m)
 				 sizeof(mc->lsm_param), &mc->bpf_lsm);
 
 	/* The matrix column for force: Debian's own kernels have theirs. */
-	snprintf(mc->fam, sizeof(mc->fam), "%s",
-		 mc->cfg.kind == K_PATCHED ? "patched" : "stock");
-	pm_read_line("/proc/version", ver, sizeof(ver));
-	if (mc->cfg.kind != K_PATCHED && strstr(ver, "Debian")) {
-		char deb[24];
-
-		snprintf(deb, sizeof(deb), "debian-%d.%d", mc->cfg.major, mc->cfg.minor);
-		for (int i = 0; i < m->nconf; i++)
-			if (!strcmp(m->conf[i].kernel, deb))
-				snprintf(mc->fam, sizeof(mc->fam), "%s", deb);
-	}
+	matrix_family(m, &mc->cfg, mc->fam, sizeof(mc->fam));
 
 	for (int o = 0; o < NOPS; o++) {
 		mc->avail[o][LV_ALWAYS] = 1;
@@ -509,7 +497,33 @@ static void apply_enforcer(const struct machine *mc, const enum level *t, struct
 		 mc->enf_why, params);
 }
 
-static void make_apply(const struct machine *mc, const enum level *t, struct apply *ap)
+/* Where force=ptrace (upstream's default since 7.1) breaks a program in
+ * use, so the advice puts force back at always: the alternative the
+ * matrix measured on this kernel's family, force=always with the
+ * enforcer's write=ptrace, where the enforcer loads here. */
+static void note_measured(const struct matrix *m, const struct machine *mc, const enum level *t,
+			  struct apply *ap)
+{
+	char br[400];
+
+	if (mc->cfg.configured[OP_FORCE] != LV_PTRACE || t[OP_FORCE] != LV_ALWAYS ||
+	    (!mc->en.loaded && mc->enf_rc != EXIT_OK) || ap->nnotes >= 4)
+		return;
+	for (int i = 0; i < m->nconf; i++)
+		if (!strcmp(m->conf[i].kernel, mc->fam) &&
+		    strstr(m->conf[i].id, "-always-enforcer-write-ptrace")) {
+			int n = matrix_breaks(m, i, br, sizeof(br));
+
+			snprintf(ap->notes[ap->nnotes++], sizeof(ap->notes[0]),
+				 "force=ptrace breaks a program in use here; measured instead on %s: proc_mem.force_override=always with `procmem enforce --write=ptrace` (matrix: %s): %s%s",
+				 mc->fam, m->conf[i].id, n ? "breaks " : "no program breaks",
+				 n ? br : "; writes through another process's mem file by a non-tracer are refused");
+			return;
+		}
+}
+
+static void make_apply(const struct matrix *m, const struct machine *mc, const enum level *t,
+		       struct apply *ap)
 {
 	memset(ap, 0, sizeof(*ap));
 	if (mc->cfg.kind == K_PATCHED) {
@@ -547,6 +561,7 @@ static void make_apply(const struct machine *mc, const enum level *t, struct app
 	if (mc->cfg.kind == K_NONE && t[OP_FORCE] > LV_ALWAYS)
 		snprintf(ap->notes[ap->nnotes++], sizeof(ap->notes[0]),
 			 "this kernel has no control of force (proc_mem.force_override came with 6.11)");
+	note_measured(m, mc, t, ap);
 }
 
 static void print_head(const struct matrix *m, const struct machine *mc, const struct state *st)
@@ -1124,7 +1139,7 @@ int cmd_advise(int argc, char **argv)
 		return rc;
 	}
 	rc = decide(&m, &mc, &st, ar.prof, &a);
-	make_apply(&mc, a.target, &ap);
+	make_apply(&m, &mc, a.target, &ap);
 	if (ar.json)
 		print_json(&m, &mc, &st, &a, ar.prof, &ap, rc);
 	else

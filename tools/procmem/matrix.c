@@ -150,6 +150,7 @@ static int load_configs(struct matrix *m, struct json_object *cf, char *err, siz
 		c->op = jstr(o, "op");
 		c->level = jstr(o, "level");
 		c->label = jstr(o, "label");
+		c->policy = jstr(o, "policy");
 		if (!c->id || !c->kernel || !c->op || !c->level) {
 			snprintf(err, errlen, "%s: configs[%zu] lacks id, kernel, op or level", m->path, i);
 			return -1;
@@ -216,6 +217,7 @@ int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen)
 {
 	struct json_object *cf, *sb, *cl;
 
+	memset(m, 0, sizeof(*m));
 	m->root = parse_file(path, err, errlen);
 	if (!m->root)
 		return -1;
@@ -265,6 +267,18 @@ int matrix_conf(const struct matrix *m, const char *fam, int op, enum level lv)
 		if (!strcmp(m->conf[i].kernel, fam) && !strcmp(m->conf[i].op, op_names[op]) &&
 		    !strcmp(m->conf[i].level, level_name(lv)))
 			return i;
+	for (int i = 0; i < m->nconf; i++) {
+		char want[48];
+		const char *p = m->conf[i].policy;
+		size_t k;
+
+		if (strcmp(m->conf[i].kernel, fam) || strcmp(m->conf[i].op, "defaults") || !p)
+			continue;
+		k = (size_t)snprintf(want, sizeof(want), "%s=%s", op_names[op], level_name(lv));
+		for (; (p = strstr(p, want)); p += k)
+			if ((p == m->conf[i].policy || p[-1] == ' ') && (p[k] == ' ' || !p[k]))
+				return i;
+	}
 	if (lv != LV_ALWAYS)
 		return -1;
 	for (int i = 0; i < m->nconf; i++)
@@ -274,4 +288,39 @@ int matrix_conf(const struct matrix *m, const char *fam, int op, enum level lv)
 		if (!strcmp(m->conf[i].kernel, fam) && !strcmp(m->conf[i].level, "always"))
 			return i;
 	return -1;
+}
+
+void matrix_family(const struct matrix *m, const struct config *c, char *fam, size_t n)
+{
+	char ver[512] = "", deb[24];
+
+	snprintf(fam, n, "%s", c->kind == K_PATCHED ? "patched" : "stock");
+	pm_read_line("/proc/version", ver, sizeof(ver));
+	if (c->kind == K_PATCHED || !strstr(ver, "Debian"))
+		return;
+	snprintf(deb, sizeof(deb), "debian-%d.%d", c->major, c->minor);
+	for (int i = 0; i < m->nconf; i++)
+		if (!strcmp(m->conf[i].kernel, deb)) {
+			snprintf(fam, n, "%s", deb);
+			return;
+		}
+}
+
+int matrix_breaks(const struct matrix *m, int conf, char *buf, size_t n)
+{
+	size_t len = 0;
+	int k = 0;
+
+	buf[0] = '\0';
+	for (int s = 0; s < m->nsubj; s++) {
+		const struct mcell *c = matrix_cell(m, s, conf);
+
+		if (!c || strcmp(m->subj[s].kind, "program") || strcmp(c->value, "breaks"))
+			continue;
+		if (len < n)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", k ? "; " : "",
+						m->subj[s].title ? m->subj[s].title : m->subj[s].id);
+		k++;
+	}
+	return k;
 }

@@ -282,7 +282,7 @@ struct linebuf {
 int lines_read(struct linebuf *l, int fd, int (*fn)(void *ctx, char *line), void *ctx);
 
 /* ---- the compatibility matrix (matrix.c) ---- */
-struct mconf { const char *id, *kernel, *op, *level, *label; };
+struct mconf { const char *id, *kernel, *op, *level, *label, *policy; };
 struct msubj { const char *id, *title, *kind; };
 struct mcell { int s, c; const char *value, *detail; };
 
@@ -302,8 +302,17 @@ int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen);
 void matrix_free(struct matrix *m);
 const struct mcell *matrix_cell(const struct matrix *m, int s, int c);
 /* The configuration of kernel family @fam that sets @op to @lv alone;
- * for "always", the configuration without restriction; -1 none. */
+ * else its configuration at the kernel's defaults where those hold @op
+ * at @lv (Debian's 7.x: force=ptrace); for "always", the configuration
+ * without restriction; -1 none. */
 int matrix_conf(const struct matrix *m, const char *fam, int op, enum level lv);
+/* The kernel family whose columns measure this kernel: Debian's own
+ * (debian-MAJOR.MINOR) where the matrix has it, else "patched" on a
+ * patched kernel, "stock" on others; into @fam. */
+void matrix_family(const struct matrix *m, const struct config *c, char *fam, size_t n);
+/* The titles of the programs that break under configuration @conf,
+ * "; "-separated, into @buf; how many. */
+int matrix_breaks(const struct matrix *m, int conf, char *buf, size_t n);
 
 /* ---- observed accesses (records.c) ---- */
 /* Tracepoint lines and procmem watch --json lines, from files or live;

@@ -172,6 +172,42 @@ static void check_params(const struct config *c, const struct remedy *rm,
 	}
 }
 
+/*
+ * force=ptrace on a stock kernel (upstream's Kconfig default since Linux
+ * 7.1): what the compatibility matrix measured breaking at it on this
+ * kernel's family, and the measured alternative where the enforcer loads.
+ */
+static void force_ptrace_note(const struct config *c, const struct remedy *rm, struct lines *l)
+{
+	struct matrix m;
+	char path[4096], err[4200], fam[24], br[600], how[560];
+	int conf, alt;
+
+	if (c->kind != K_STOCK || c->configured[OP_FORCE] != LV_PTRACE ||
+	    matrix_find(NULL, path, sizeof(path)) || matrix_load(&m, path, err, sizeof(err)))
+		return;
+	matrix_family(&m, c, fam, sizeof(fam));
+	conf = matrix_conf(&m, fam, OP_FORCE, LV_PTRACE);
+	if (conf < 0)
+		conf = matrix_conf(&m, "stock", OP_FORCE, LV_PTRACE);
+	if (conf >= 0 && matrix_breaks(&m, conf, br, sizeof(br))) {
+		/* the measured alternative: force=always, write=ptrace by the enforcer */
+		alt = -1;
+		for (int i = 0; i < m.nconf && rm->rc == EXIT_OK; i++)
+			if (!strcmp(m.conf[i].kernel, fam) && strstr(m.conf[i].id, "-always-enforcer-write-ptrace"))
+				alt = i;
+		if (alt >= 0)
+			snprintf(how, sizeof(how), "proc_mem.force_override=always with `procmem enforce --write=ptrace` keeps %s working and still refuses writes by non-tracers (matrix: %s)",
+				 matrix_breaks(&m, alt, br + 300, 300) ? "some" : "them", m.conf[alt].id);
+		else
+			snprintf(how, sizeof(how), "the kernel series' upstream part (kernel/) fixes them; proc_mem.force_override=always restores them");
+		add(l, "at force=ptrace%s, the compatibility matrix (%s) has these break: %s; %s",
+		    !strcmp(c->source[OP_FORCE], "kconfig") ? " (this kernel's built-in default, upstream's since Linux 7.1)" : "",
+		    m.conf[conf].id, br, how);
+	}
+	matrix_free(&m);
+}
+
 static void print_enforcer_text(const struct enforcer *e)
 {
 	if (!e->loaded)
@@ -480,6 +516,7 @@ static void status_run(struct status *s, int timeout)
 				add(&s->find, "enforcer permissive: %s=%s is logged, not enforced",
 				    op_names[o], level_name(en->level[o]));
 	lacks(c, en, &s->rm, &s->lack);
+	force_ptrace_note(c, &s->rm, &s->notes);
 	if (s->p.fatal[0])
 		add(&s->notes, "probes: %s", s->p.fatal);
 
