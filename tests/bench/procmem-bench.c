@@ -592,7 +592,7 @@ static int cmd_table(int argc, char **argv)
 		load(b, &base[i]);
 		load(n, &new[i]);
 		/* the upstream submission alone has no sysctls to report */
-		if (i != control && strcmp(label[i], "upstream") && !new[i].policy[0])
+		if (i != control && !strstr(label[i], "upstream") && !new[i].policy[0])
 			policy = false;
 	}
 

@@ -1,8 +1,12 @@
 #!/bin/sh
 # make bench: boot the stock and the patched kernel under QEMU -icount at
 # each level, and the upstream submission's kernel (lab/build upstream) at
-# its default, run procmem-bench in each guest, measure the BPF enforcer on
-# Debian's 6.12 (tests/enforcer/bench) and write docs/bench.md.
+# its default, run procmem-bench in each guest; the same on 7.2 at its
+# default (force=ptrace since 7.1): stock-7.2 against patched-7.2 and
+# upstream-7.2, one configuration built from one tree (Debian's own 7.2
+# binary has another configuration, so it cannot be the baseline of a
+# ratio); measure the BPF enforcer on Debian's 6.12 and 7.2
+# (tests/enforcer/bench) and write docs/bench.md.
 #   BENCH_STOCK, BENCH_PATCHED, BENCH_UPSTREAM
 #                               kernels for lab/vm (default stock, patched,
 #                               upstream)
@@ -40,6 +44,11 @@ boot new-all-ptrace "$n" "$p.force_override=ptrace $p.restrict_write=ptrace $p.r
 # The upstream submission alone, at its default (no parameter), against
 # stock at its own (always).
 boot upstream-default "${BENCH_UPSTREAM:-upstream}" ""
+# 7.2 at its default, force=ptrace: what Debian's 7.x run.
+boot 72-stock stock-7.2 ""
+boot 72-stock-2 stock-7.2 ""
+boot 72-patched patched-7.2 ""
+boot 72-upstream upstream-7.2 ""
 [ "${BENCH_REUSE:-0}" != 0 ] || tests/enforcer/bench >/dev/null
 
 o=$out
@@ -64,7 +73,12 @@ o=$out
 		"$o/stock-ptrace.txt:$o/new-all-self.txt:all-self" \
 		"$o/stock-ptrace.txt:$o/new-all-ptrace.txt:all-ptrace" \
 		"$o/stock-always.txt:$o/upstream-default.txt:upstream"
-	sed -e '1,/^@TABLE@$/d' -e '/^@ENFORCER@$/,$d' tests/bench/bench.md.in
+	sed -e '1,/^@TABLE@$/d' -e '/^@TABLE72@$/,$d' tests/bench/bench.md.in
+	"$bench" table -x 1 -i $((1 << shift)) -n tests/bench/notes \
+		"$o/72-stock.txt:$o/72-stock-2.txt:noise" \
+		"$o/72-stock.txt:$o/72-patched.txt:7.2-default" \
+		"$o/72-stock.txt:$o/72-upstream.txt:7.2-upstream"
+	sed -e '1,/^@TABLE72@$/d' -e '/^@ENFORCER@$/,$d' tests/bench/bench.md.in
 	echo "Measured $(date -u -r build/results/enforcer/bench.txt '+%Y-%m-%d %H:%M') UTC on" \
 		"$(sed -n 's/^lab\/debian: debian-6.12 is //p' build/results/enforcer/bench.txt | head -n 1)."
 	echo
