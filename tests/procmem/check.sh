@@ -31,6 +31,8 @@ patched  1   always>self always   always>never always>ptrace proc_mem.permissive
 patched  1   always    always     always  always proc_mem.restrict_write=bogus
 patched  0   always    always     ptrace  ptrace proc_mem.force_override=ptrace sysctl.write=ptrace
 patched  0   always    always     never   always proc_mem.permissive=1 proc_mem.restrict_write=never sysctl.permissive=0
+debian-7.2    0 always always     always  ptrace
+debian-latest 0 always always     always  ptrace
 '
 
 . tests/lib/tap.sh
@@ -53,12 +55,31 @@ while read -r kernel want_rc l_or l_ow l_w l_f cmdline; do
 		*) boot="$boot $w" ;;
 		esac
 	done
+	# Debian's kernels: is the enforcer status names as a remedy the one
+	# that loads?  procmem enforce tries it after status has spoken.
+	p=$probe
+	case $kernel in debian-*)
+		p="$p; build/procmem/procmem enforce --write=ptrace >/dev/null 2>&1; echo \"enforce-exit: \$?\"" ;;
+	esac
 	if [ "$kernel" = host ]; then
-		sh -c "$setup$probe" >"$log" 2>&1 </dev/null || true
+		sh -c "$setup$p" >"$log" 2>&1 </dev/null || true
 	else
 		lab/vm --kernel "$kernel" --cmdline "$boot" --timeout 120 \
-			-- sh -c "$setup$probe" >"$log" 2>&1 </dev/null || true
+			-- sh -c "$setup$p" >"$log" 2>&1 </dev/null || true
 	fi
+	case $kernel in debian-*)
+		named=no loads=no
+		grep -q '`procmem enforce [^`]*` provides' "$log" && named=yes
+		[ "$(sed -n 's/^enforce-exit: //p' "$log")" = 0 ] && loads=yes
+		is "$kernel: status names procmem enforce as a remedy ($named) exactly where it loads ($loads)" \
+			"$named" "$loads" "$log"
+		# 7.1 made force=ptrace upstream's default: status says so and
+		# names what the matrix measured breaking there.
+		ok=0
+		grep -q "^note: *at force=ptrace (this kernel's built-in default, upstream's since Linux 7.1), the compatibility matrix ([a-z0-9.-]*) has these break: .*gdb: breakpoint in a worker after main thread exited" "$log" && ok=1
+		result $((1 - ok)) "$kernel: status names the matrix's rows that break at its default force=ptrace"
+		[ $ok = 1 ] || sed 's/^/# /' "$log" ;;
+	esac
 	for check in open_read:$l_or open_write:$l_ow write:$l_w force:$l_f exit:$want_rc; do
 		what=${check%%:*} want=${check#*:}
 		if [ "$what" = exit ]; then
