@@ -505,21 +505,19 @@ static void note_measured(const struct matrix *m, const struct machine *mc, cons
 			  struct apply *ap)
 {
 	char br[400];
+	int i, n;
 
 	if (mc->cfg.configured[OP_FORCE] != LV_PTRACE || t[OP_FORCE] != LV_ALWAYS ||
 	    (!mc->en.loaded && mc->enf_rc != EXIT_OK) || ap->nnotes >= 4)
 		return;
-	for (int i = 0; i < m->nconf; i++)
-		if (!strcmp(m->conf[i].kernel, mc->fam) &&
-		    strstr(m->conf[i].id, "-always-enforcer-write-ptrace")) {
-			int n = matrix_breaks(m, i, br, sizeof(br));
-
-			snprintf(ap->notes[ap->nnotes++], sizeof(ap->notes[0]),
-				 "force=ptrace breaks a program in use here; measured instead on %s: proc_mem.force_override=always with `procmem enforce --write=ptrace` (matrix: %s): %s%s",
-				 mc->fam, m->conf[i].id, n ? "breaks " : "no program breaks",
-				 n ? br : "; writes through another process's mem file by a non-tracer are refused");
-			return;
-		}
+	i = matrix_conf_named(m, mc->fam, "-always-enforcer-write-ptrace");
+	if (i < 0)
+		return;
+	n = matrix_breaks(m, i, br, sizeof(br));
+	snprintf(ap->notes[ap->nnotes++], sizeof(ap->notes[0]),
+		 "force=ptrace breaks a program in use here; measured instead on %s: proc_mem.force_override=always with `procmem enforce --write=ptrace` (matrix: %s): %s%s",
+		 mc->fam, m->conf[i].id, n ? "breaks " : "no program breaks",
+		 n ? br : "; writes through another process's mem file by a non-tracer are refused");
 }
 
 static void make_apply(const struct matrix *m, const struct machine *mc, const enum level *t,

@@ -306,6 +306,21 @@ void matrix_family(const struct matrix *m, const struct config *c, char *fam, si
 		}
 }
 
+int matrix_conf_named(const struct matrix *m, const char *fam, const char *suffix)
+{
+	size_t f = strlen(fam), k = strlen(suffix);
+
+	for (int i = 0; i < m->nconf; i++) {
+		const char *id = m->conf[i].id, *kn = m->conf[i].kernel;
+		size_t n = strlen(id);
+
+		if (!strncmp(kn, fam, f) && (!kn[f] || kn[f] == '+') && n >= k &&
+		    !strcmp(id + n - k, suffix))
+			return i;
+	}
+	return -1;
+}
+
 int matrix_breaks(const struct matrix *m, int conf, char *buf, size_t n)
 {
 	size_t len = 0;

@@ -310,6 +310,9 @@ int matrix_conf(const struct matrix *m, const char *fam, int op, enum level lv);
  * (debian-MAJOR.MINOR) where the matrix has it, else "patched" on a
  * patched kernel, "stock" on others; into @fam. */
 void matrix_family(const struct matrix *m, const struct config *c, char *fam, size_t n);
+/* The configuration of kernel family @fam (with the enforcer or not)
+ * whose id ends in @suffix; -1 none. */
+int matrix_conf_named(const struct matrix *m, const char *fam, const char *suffix);
 /* The titles of the programs that break under configuration @conf,
  * "; "-separated, into @buf; how many. */
 int matrix_breaks(const struct matrix *m, int conf, char *buf, size_t n);

@@ -192,10 +192,7 @@ static void force_ptrace_note(const struct config *c, const struct remedy *rm, s
 		conf = matrix_conf(&m, "stock", OP_FORCE, LV_PTRACE);
 	if (conf >= 0 && matrix_breaks(&m, conf, br, sizeof(br))) {
 		/* the measured alternative: force=always, write=ptrace by the enforcer */
-		alt = -1;
-		for (int i = 0; i < m.nconf && rm->rc == EXIT_OK; i++)
-			if (!strcmp(m.conf[i].kernel, fam) && strstr(m.conf[i].id, "-always-enforcer-write-ptrace"))
-				alt = i;
+		alt = rm->rc == EXIT_OK ? matrix_conf_named(&m, fam, "-always-enforcer-write-ptrace") : -1;
 		if (alt >= 0)
 			snprintf(how, sizeof(how), "proc_mem.force_override=always with `procmem enforce --write=ptrace` keeps %s working and still refuses writes by non-tracers (matrix: %s)",
 				 matrix_breaks(&m, alt, br + 300, 300) ? "some" : "them", m.conf[alt].id);
