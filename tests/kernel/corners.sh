@@ -10,12 +10,15 @@
 #   CORNERS=PATH  run that binary instead of building one (by hand, before
 #                 the patch is in the series).
 # make check runs it for 6.12 (9 boots, 15-45 s each under TCG) and, from
-# tests/kernel/linux-6.1, for 6.1 (4 boots).
+# tests/kernel/linux-6.1 and linux-7.2, for 6.1 (4 boots) and 7.2 (5: the
+# four of 6.1 on patched-7.2, and Debian's own 7.2 at always, the level
+# where stock's rows are the table's; at its default, ptrace, stock fails
+# the reaped thread's row, which the series' first patch fixes).
 set -eu
 ver=6.12 out=build/kselftest
 case "${1-}" in
---linux) [ "${2-}" = 6.1 ] || { echo "usage: $0 [--linux 6.1]" >&2; exit 2; }
-	ver=6.1 out=build/kselftest-6.1 ;;
+--linux) case "${2-}" in 6.1 | 7.2) ;; *) echo "usage: $0 [--linux 6.1|7.2]" >&2; exit 2 ;; esac
+	ver=$2 out=build/kselftest-$2 ;;
 esac
 . tests/lib/tap.sh
 
@@ -64,11 +67,10 @@ boot() { # boot KERNEL CMDLINE GUEST-COMMAND...
 }
 
 p=proc_mem
-if [ $ver = 6.1 ]; then
-	k=patched-6.1
-else
-	k=patched
-fi
+case $ver in
+6.1 | 7.2) k=patched-$ver ;;
+*) k=patched ;;
+esac
 # A thread's file once the thread is reaped; the O_RDWR open counted
 # against both operations in permissive mode; a bare proc_mem.permissive
 # keeps the policy enforced.
@@ -84,5 +86,8 @@ if [ $ver = 6.12 ]; then
 	# Debian's own kernel (stock, force at always) has io_uring and Yama.
 	boot debian-6.12 "" "$t"
 	label="kernel.yama.ptrace_scope=3" boot debian-6.12 "" sh -c "echo 3 >/proc/sys/kernel/yama/ptrace_scope && $t"
+fi
+if [ $ver = 7.2 ]; then
+	boot debian-7.2 "$p.force_override=always" "$t"
 fi
 exit $st

@@ -17,12 +17,19 @@
 #            pass (it opens a child's mem file before tracing it).
 # With --linux 6.1: the same from the 6.1 tree (build/kselftest-6.1/) on
 # stock-6.1 and patched-6.1 (no debug kernel, no Debian binaries).
+# With --linux 7.2: from the 7.2 tree (build/kselftest-7.2/) on
+# patched-7.2, and on Debian's own 7.2 binary (debian-7.2) as the stock
+# kernel: there is no stock build of ours.  7.2's Kconfig default for
+# force is ptrace (since 7.1), so Debian's binary runs the stock table at
+# its default, no parameter (the exited leader's cases, and only they,
+# fail), and at always; patched-7.2 runs the first patch's test at its
+# default too, which must therefore be ptrace.
 # With --stock-ptrace DIR (in a stock guest): the run at force=ptrace.
 set -eu
 ver=6.12 out=build/kselftest
 case "${1-}" in
---linux) [ "${2-}" = 6.1 ] || { echo "usage: $0 [--linux 6.1]" >&2; exit 2; }
-	ver=6.1 out=build/kselftest-6.1 ;;
+--linux) case "${2-}" in 6.1 | 7.2) ;; *) echo "usage: $0 [--linux 6.1|7.2]" >&2; exit 2 ;; esac
+	ver=$2 out=build/kselftest-$2 ;;
 --stock-ptrace) out=$2 ;;
 esac
 t=$out/proc-mem-policy
@@ -91,15 +98,18 @@ boot() { # boot KERNEL CMDLINE GUEST-COMMAND...
 	fi
 	[ "$rc" -eq 0 ] || st=1
 }
-if [ $ver = 6.1 ]; then
-	stock=stock-6.1 patched=patched-6.1 others='' checked=patched-6.1
-else
-	stock=stock patched=patched others="debian-6.12 debian-6.1" checked="patched debug"
-fi
-for level in always never; do
+# ptrace: the parameter that boots a kernel at force=ptrace ("" where that
+# is the Kconfig default, so that the default is what is tested).
+ptrace=proc_mem.force_override=ptrace stock_levels="always never"
+case $ver in
+6.1) stock=stock-6.1 patched=patched-6.1 others='' checked=patched-6.1 ;;
+7.2) stock=debian-7.2 patched=patched-7.2 others='' checked=patched-7.2 ptrace='' stock_levels=always ;;
+*) stock=stock patched=patched others="debian-6.12 debian-6.1" checked="patched debug" ;;
+esac
+for level in $stock_levels; do
 	boot "$stock" "proc_mem.force_override=$level" env PROC_MEM_POLICY_LEVELS=force=$level "$t"
 done
-boot "$stock" proc_mem.force_override=ptrace tests/kernel/kselftest.sh --stock-ptrace "$out"
+boot "$stock" "$ptrace" tests/kernel/kselftest.sh --stock-ptrace "$out"
 # Debian's own binaries (lab/debian) are stock kernels too: the same run.
 for k in $others; do
 	boot "$k" proc_mem.force_override=ptrace tests/kernel/kselftest.sh --stock-ptrace "$out"
@@ -112,6 +122,6 @@ levels="proc_mem.restrict_open_read=self proc_mem.restrict_write=self proc_mem.f
 # open levels let it.
 for k in $checked; do
 	boot "$k" "$levels" tests/reliability/guest env PROC_MEM_POLICY_LEVELS=open_read=self,write=self,force=ptrace "$t"
-	boot "$k" proc_mem.force_override=ptrace tests/reliability/guest "$leader"
+	boot "$k" "$ptrace" tests/reliability/guest "$leader"
 done
 exit $st

@@ -15,3 +15,9 @@ FLAVOURS += stock-6.1 patched-6.1
 # The corner-case kselftest (patch 0011) on the patched 6.12 kernel and
 # Debian's own 6.12 (io_uring, Yama).
 CHECKS += tests/kernel/corners.sh
+# The 7.2 series on running kernels: conformance on patched-7.2 and
+# Debian's own 7.2 binary (its stock, at the ptrace default of 7.1), the
+# kselftests from the 7.2 tree, and the upstream submission alone on
+# upstream-7.2 at every force level.
+CHECKS += tests/kernel/linux-7.2
+FLAVOURS += upstream-7.2 patched-7.2

@@ -14,17 +14,34 @@
 #     something: proc-mem-exited-task at ptrace (the bug patch 1 fixes),
 #     proc-mem-force-self at "self" (a value stock does not know).
 # The full series' kernels and selftest are tests/kernel/kselftest.sh's.
+#
+# With --linux 7.2: the submission as sent upstream now, against 7.2
+# (kernel/patches/7.2/upstream.series), on upstream-7.2 at always, self,
+# never and an unknown value, which keeps the Kconfig default: ptrace
+# since 7.1, so that boot is the ptrace one and checks the default too.
+# Where stock 7.2 (Debian's binary, debian-7.2) fails proc-mem-exited-task
+# at its default is tests/kernel/kselftest.sh --linux 7.2's.
 set -eu
 . tests/lib/tap.sh
-dir=kernel/patches/6.12
+ver=6.12
+case "${1-}" in
+'') ;;
+--linux) [ "${2-}" = 7.2 ] || { echo "usage: $0 [--linux 7.2]" >&2; exit 2; }
+	ver=7.2 ;;
+*) echo "usage: $0 [--linux 7.2]" >&2; exit 2 ;;
+esac
+dir=kernel/patches/$ver
 out=$(pwd)/build/kselftest-upstream
+[ $ver = 6.12 ] || out=$out-$ver
 fresh=$(mktemp -d /var/tmp/upstream.XXXXXX)
 trap 'rm -rf "$fresh"' EXIT
 
 # tools/ of a fresh extract (what the selftests' Makefile reads), and the
 # submission's hunks there.
-v=linux-source-6.12
-tar -C "$fresh" -xJf /usr/src/$v.tar.xz $v/tools/testing/selftests $v/tools/include \
+v=linux-source-$ver
+tarball=/usr/src/$v.tar.xz
+case $ver in 7.*) tarball=$(lab/archive source "$ver") ;; esac
+tar -C "$fresh" -xJf "$tarball" $v/tools/testing/selftests $v/tools/include \
 	$v/tools/arch $v/scripts/subarch.include
 src=$fresh/$v
 rc=0
@@ -44,7 +61,7 @@ sed 's/^/# /' "$out/build.log"
 check "the upstream selftests build without warnings" \
 	sh -c "[ $rc -eq 0 ] && ! grep -q -i warning $out/build.log"
 [ "$rc" -eq 0 ] || exit 1
-t=build/kselftest-upstream
+t=${out#"$(pwd)/"}
 
 boot() { # boot DESCRIPTION KERNEL CMDLINE GUEST-COMMAND...
 	d=$1 k=$2 c=$3
@@ -52,6 +69,26 @@ boot() { # boot DESCRIPTION KERNEL CMDLINE GUEST-COMMAND...
 	echo "# --- $k kernel: $c: $*"
 	check "$d" lab/vm --kernel "$k" --cmdline "$c" --timeout 300 -- "$@"
 }
+if [ $ver = 7.2 ]; then
+	for level in always self never; do
+		boot "upstream-7.2, force_override=$level: selftests, force rows, gdb" upstream-7.2 \
+			"proc_mem.force_override=$level" sh -c "
+			st=0
+			$t/proc-mem-exited-task || st=1
+			$t/proc-mem-force-self || st=1
+			tests/conformance/force-level $level || st=1
+			exit \$st"
+	done
+	# An unknown value keeps the Kconfig default: ptrace on 7.2.
+	boot "upstream-7.2, force_override=bogus: the Kconfig default, ptrace" upstream-7.2 \
+		proc_mem.force_override=bogus sh -c "
+		st=0
+		$t/proc-mem-exited-task || st=1
+		$t/proc-mem-force-self 2>&1 | grep -q 'proc_mem.force_override=ptrace\$' || st=1
+		tests/conformance/force-level ptrace || st=1
+		exit \$st"
+	exit $st
+fi
 for level in ptrace self never; do
 	boot "upstream, force_override=$level: selftests, force rows, gdb" upstream \
 		"proc_mem.force_override=$level" sh -c "
