@@ -57,6 +57,29 @@ if grep -q 'leader exited' gdbt.log && grep -q '^BP n=7$' gdbt.log &&
 	grep -q 'work=14' gdbt.log; then cell gdb-thread works "worker stopped in work(n=7), leader gone"
 else cell gdb-thread breaks "$(why gdbt.log)"; fi
 
+# gdb -p: attached to a running process while its main thread lives; then
+# the main thread exits (pthread_exit) and gdb sets a breakpoint in the
+# worker.  The debuggee's leader waits for the file gdb creates once
+# attached and reports its tracer before it exits.  The last "kill" ends a
+# debuggee that a failed breakpoint left stopped: detaching from it (gdb
+# 13 with the leader gone) fails an assertion and dumps core.
+: >gdba.out
+"$bin/threads" attach "$out/gdba.go" >gdba.out 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q '^ready' gdba.out && break; sleep 0.1; done
+gdbx -ex 'handle SIGUSR1 stop print nopass' -ex "shell touch $out/gdba.go" -ex continue \
+	-ex 'break work' -ex continue -ex 'printf "BP n=%d\n", n' -ex continue -ex kill \
+	-p $pid "$bin/threads" >gdba.log
+touch "$out/gdba.go"
+for _ in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+kill -9 $pid 2>/dev/null || true
+wait $pid 2>/dev/null || true
+if ! grep -q '^leader: exiting, tracer=[1-9]' gdba.out; then
+	cell gdb-attach-thread breaks "leader exited untraced: $(why gdba.log "$(tail -n 1 gdba.out)")"
+elif grep -q 'leader exited' gdba.out && grep -q '^BP n=7$' gdba.log &&
+	grep -q 'work=14' gdba.out; then cell gdb-attach-thread works "attached, leader exited, worker stopped in work(n=7)"
+else cell gdb-attach-thread breaks "$(why gdba.log)"; fi
+
 # lldb (through lldb-server): the same three
 run 90 lldb -b -o 'b compute' -o run -o 'p x' -o 'expr *(int *)&answer = 99' \
 	-o 'watchpoint set variable counter' -o continue "$bin/gdbtarget" >lldb.log

@@ -21,7 +21,8 @@ for id in "$@"; do
 	line=$(awk -F '\t' -v id="$id" '$1 == id' $conf)
 	[ -n "$line" ] || { echo "run.sh: no configuration '$id' in $conf" >&2; exit 2; }
 	kernel=$(echo "$line" | cut -f 2) op=$(echo "$line" | cut -f 3) level=$(echo "$line" | cut -f 4)
-	cg=$(echo "$line" | cut -s -f 6)
+	cg=$(echo "$line" | cut -s -f 6) extra=$(echo "$line" | cut -s -f 7)
+	[ "$cg" != - ] || cg=
 	flag=--$(echo "$op" | tr _ -)=$level
 	case $kernel:$op in
 	*+enforcer:*) cmdline= ;;
@@ -29,6 +30,8 @@ for id in "$@"; do
 	*:force) cmdline=proc_mem.force_override=$level ;;
 	*) cmdline=proc_mem.restrict_$op=$level ;;
 	esac
+	# the seventh field: more of the kernel's command line
+	cmdline=${cmdline:+$cmdline${extra:+ }}$extra
 	# The enforcer's policy, applied in the guest before the programs run.
 	setup=:
 	case $kernel in *+enforcer)

@@ -15,7 +15,7 @@ import textwrap
 
 # What is worth naming, per kind of subject, in the order shown.
 NOTABLE = {
-    "program": ("breaks", "fallback"),
+    "program": ("breaks", "fallback", "n/a"),
     "attack": ("blocked",),
 }
 
@@ -55,6 +55,8 @@ def summarise(matrix):
         if not parts:
             parts.append("works everywhere" if subj["kind"] == "program"
                          else "allowed everywhere")
+        elif parts == [p for p in parts if p.startswith("n/a ")]:
+            parts.insert(0, "works everywhere it runs")
         yield subj["title"], parts
 
 

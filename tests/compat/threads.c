@@ -1,6 +1,12 @@
 /* Debuggee whose main thread exits first: the worker waits until the
  * leader is a zombie, stops itself with SIGUSR1 (the debugger sets its
- * breakpoint then), and calls work(7). */
+ * breakpoint then), and calls work(7).
+ *
+ *   threads              the leader exits at once (gdb runs the program)
+ *   threads attach FILE  the leader prints "ready pid=PID" and waits until
+ *                        FILE exists (a debugger that attached with gdb -p
+ *                        creates it), reports whether it is traced, then
+ *                        exits; it gives up waiting after 120 s */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,10 +34,28 @@ static int leader_gone(void)
 	return p && p[1] == ' ' && p[2] == 'Z';
 }
 
+/* the TracerPid of /proc/self/status: who traces the calling thread */
+static int tracer(void)
+{
+	char line[128];
+	int pid = 0;
+	FILE *f = fopen("/proc/thread-self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "TracerPid: %d", &pid) == 1)
+			break;
+	fclose(f);
+	return pid;
+}
+
+static int waits = 500; /* times 10 ms: how long the worker waits for the leader */
+
 static void *worker(void *arg)
 {
 	(void)arg;
-	for (int i = 0; i < 500 && !leader_gone(); i++)
+	for (int i = 0; i < waits && !leader_gone(); i++)
 		usleep(10000);
 	printf("worker: leader %s\n", leader_gone() ? "exited" : "still there");
 	fflush(stdout);
@@ -40,11 +64,25 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	pthread_t t;
 
+	if (argc == 3 && !strcmp(argv[1], "attach"))
+		waits = 13000;
+	else if (argc != 1) {
+		fprintf(stderr, "usage: threads [attach FILE]\n");
+		return 2;
+	}
 	if (pthread_create(&t, NULL, worker, NULL))
 		return 1;
+	if (argc == 3) {
+		printf("ready pid=%d\n", (int)getpid());
+		fflush(stdout);
+		for (int i = 0; i < 12000 && access(argv[2], F_OK); i++)
+			usleep(10000);
+		printf("leader: exiting, tracer=%d\n", tracer());
+		fflush(stdout);
+	}
 	pthread_exit(NULL);
 }
