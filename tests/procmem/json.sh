@@ -9,6 +9,9 @@
 # once in normalise() below:
 #   - advise's own exit codes 4 and 5 became 11 and 12 (one meaning each);
 #   - status's "lacks" entries now name the remedy.
+# advise reads a fixed matrix (json/compat-matrix.json, through
+# PROCMEM_MATRIX: the one these documents agree with, before the 7.x
+# rows and columns): a row added to the matrix is data, not the tool.
 # What the machine decides (kernel release, the matrix's path, which
 # programs are installed) is set aside on both sides; status and scan,
 # whose values are the machine's, must keep their keys and their order.
@@ -57,7 +60,7 @@ PY
 
 # CMD... in a PID namespace of its own, with its own /proc: the programs
 # other tests run meanwhile (a sleep, a debugger) are not "in use" here.
-alone() { unshare --pid --fork --mount-proc "$@"; }
+alone() { PROCMEM_MATRIX=$exp/compat-matrix.json unshare --pid --fork --mount-proc "$@"; }
 
 doc() { # NAME ARGS...: one document, equal to the recorded one
 	name=$1; shift
