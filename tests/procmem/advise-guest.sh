@@ -48,6 +48,18 @@ scenario() {
 		else
 			echo "RUN gdbserver breaks $(grep -m 1 -E 'Cannot|denied|rror' "$tmp/gdbserver.log" || echo '?')"
 		fi ;;
+	gdbthread)
+		# the matrix's gdb-thread row: a breakpoint in a worker after the
+		# main thread exited (breaks at 7.1's default, force=ptrace)
+		timeout 120 gdb -q -nx -batch -ex 'set debuginfod enabled off' \
+			-ex 'handle SIGUSR1 stop print nopass' -ex run -ex 'break work' -ex continue \
+			-ex 'printf "BP n=%d\n", n' -ex continue "$bin/threads" >"$tmp/gdbt.log" 2>&1 </dev/null || true
+		if grep -q 'leader exited' "$tmp/gdbt.log" && grep -q '^BP n=7$' "$tmp/gdbt.log" &&
+			grep -q 'work=14' "$tmp/gdbt.log"; then
+			echo "RUN gdbthread works worker stopped in work(n=7), leader gone"
+		else
+			echo "RUN gdbthread breaks $(grep -m 1 -E 'Cannot|denied|rror' "$tmp/gdbt.log" || echo '?')"
+		fi ;;
 	supervisor)
 		timeout 30 "$bin/supervisor" >"$tmp/supervisor.log" 2>&1 </dev/null || true
 		verdict supervisor "$tmp/supervisor.log" ;;
@@ -115,7 +127,11 @@ open(sys.argv[3], "w").write((a["enforce_conf"] or "") + "\n")' \
 			echo "open_read=$(cat $p/open_read) open_write=$(cat $p/open_write) write=$(cat $p/write) force=$(cat $p/force)"
 		else
 			e=$($pm enforce | sed -n 's/^machine: *\(open_read=[a-z]* open_write=[a-z]* write=[a-z]*\).*/\1/p')
-			f=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^proc_mem.force_override=//p')
+			f=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^proc_mem.force_override=//p' | tail -n 1)
+			# no parameter: the kernel's own default (ptrace from 7.1)
+			c=/boot/config-$(uname -r)
+			[ -n "$f" ] || ! grep -q '^CONFIG_PROC_MEM_FORCE_PTRACE=y' "$c" 2>/dev/null || f=ptrace
+			[ -n "$f" ] || ! grep -q '^CONFIG_PROC_MEM_NO_FORCE=y' "$c" 2>/dev/null || f=never
 			echo "${e:-open_read=always open_write=always write=always} force=${f:-always}"
 		fi >"$out/policy-$g"
 		for s in $group; do
