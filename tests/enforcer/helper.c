@@ -36,8 +36,15 @@
  *                               CLOCK_THREAD_CPUTIME_ID: this thread's);
  *                               with OBJ, a BPF object whose programs
  *                               are attached for the bench's duration
+ *   enforcer_helper btf-rename IN OUT NAME...  writes OUT, a copy of the
+ *                               BTF IN (raw or ELF) in which each NAME
+ *                               (STRUCT.FIELD: that member, else the
+ *                               function or struct of that name) is
+ *                               spelt with an x in front: a kernel's BTF
+ *                               lacking it, for PROCMEM_BTF
  */
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -423,8 +430,70 @@ static int badlevels(void)
 	return 0;
 }
 
+/* Renames @name (STRUCT.FIELD, or a FUNC or STRUCT) in @btf: "x" in front. */
+static int btf_rename_one(struct btf *btf, const char *name)
+{
+	const char *dot = strchr(name, '.');
+	char type[128], x[130];
+	__s32 id;
+	int off;
+
+	snprintf(type, sizeof(type), "%.*s", dot ? (int)(dot - name) : (int)strlen(name), name);
+	id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+	if (!dot && id <= 0)
+		id = btf__find_by_name_kind(btf, type, BTF_KIND_FUNC);
+	if (id <= 0) {
+		fprintf(stderr, "btf-rename: no %s\n", type);
+		return -1;
+	}
+	snprintf(x, sizeof(x), "x%s", dot ? dot + 1 : type);
+	off = btf__add_str(btf, x);	/* before the pointers: it may move the types */
+	if (off < 0)
+		return -1;
+	/* The types are libbpf's copy once btf__add_str made the BTF writable. */
+	struct btf_type *t = (struct btf_type *)btf__type_by_id(btf, (__u32)id);
+
+	if (!dot) {
+		t->name_off = (__u32)off;
+		return 0;
+	}
+	for (int i = 0; i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(btf, btf_members(t)[i].name_off), dot + 1)) {
+			btf_members(t)[i].name_off = (__u32)off;
+			return 0;
+		}
+	fprintf(stderr, "btf-rename: struct %s has no member %s\n", type, dot + 1);
+	return -1;
+}
+
+static int btf_rename(const char *in, const char *out, char **names, int n)
+{
+	struct btf *btf = btf__parse(in, NULL);
+	const void *raw;
+	__u32 size;
+	FILE *f;
+
+	if (!btf) {
+		perror(in);
+		return 1;
+	}
+	for (int i = 0; i < n; i++)
+		if (btf_rename_one(btf, names[i]))
+			return 1;
+	raw = btf__raw_data(btf, &size);
+	f = fopen(out, "w");
+	if (!raw || !f || fwrite(raw, 1, size, f) != size || fclose(f)) {
+		perror(out);
+		return 1;
+	}
+	btf__free(btf);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 5 && !strcmp(argv[1], "btf-rename"))
+		return btf_rename(argv[2], argv[3], argv + 4, argc - 4);
 	if (argc == 2 && !strcmp(argv[1], "badlevels"))
 		return badlevels();
 	if (argc == 4 && !strcmp(argv[1], "macro"))
@@ -439,6 +508,6 @@ int main(int argc, char **argv)
 		return opens(atol(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "leader"))
 		return leader();
-	fprintf(stderr, "usage: enforcer_helper opens N | leader | load SECONDS | bench N [OBJ]\n");
+	fprintf(stderr, "usage: enforcer_helper opens N | leader | load SECONDS | bench N [OBJ] | btf-rename IN OUT NAME...\n");
 	return 2;
 }

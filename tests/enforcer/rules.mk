@@ -1,5 +1,5 @@
 # The BPF LSM enforcer (procmem enforce) against the conformance table on
-# Debian's 6.1 and 6.12 kernels (tests/enforcer/run).
+# Debian's 6.1, 6.12, 7.2 and latest (7.3) kernels (tests/enforcer/run).
 # tests/enforcer/bench also loads build/tests/floor.bpf.o, empty programs on
 # the enforcer's hooks: the cost any BPF LSM enforcer pays.
 ENFORCER_HELPER := build/tests/enforcer_helper

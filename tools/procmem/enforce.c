@@ -45,7 +45,8 @@ static void enforce_help(void)
 	      "to /sys/fs/cgroup, that need not exist yet.  Exit status: 0 enforcing (or\n"
 	      "shown complete), 1 shown degraded, 2 usage, 4 not root, 5 BPF LSM not\n"
 	      "active, 6 no BTF, 7 a cgroup path too deep or a bad name, 8 BPF failure,\n"
-	      "9 the self-check failed (everything unloaded), 10 lockdown forbids it.\n", stdout);
+	      "9 the self-check failed (everything unloaded), 10 lockdown forbids it,\n"
+	      "13 the kernel's BTF lacks a field, hook or helper the programs need.\n", stdout);
 }
 
 /*
@@ -148,6 +149,7 @@ static int initial_pidns(void)
  * status if the request cannot be honoured. */
 static int preflight(struct request *r)
 {
+	struct pm_ready ready;
 	char why[600];
 	int rc;
 
@@ -155,7 +157,8 @@ static int preflight(struct request *r)
 		return pm_refuse(EXIT_NOT_ROOT, "enforce needs root (CAP_SYS_ADMIN and CAP_BPF)");
 	if (!initial_pidns())
 		return pm_refuse(EXIT_NOT_ENFORCING, "procmem runs in a pid namespace: its self-check cannot name its own thread to the programs; run it on the host");
-	rc = pm_kernel_ready(why, sizeof(why));
+	/* enforcer_ready()'s checks, securityfs mounted first (ready.c) */
+	rc = pm_ready(why, sizeof(why), 1, &ready);
 	if (rc)
 		return pm_refuse(rc, "%s", why);
 	if (r->cgroup) {

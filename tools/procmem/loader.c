@@ -19,7 +19,6 @@
 #include "procmem_probe.skel.h"
 
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -438,138 +437,6 @@ int enforcer_read(struct enforcer *e)
 
 /* ---- loading ---- */
 
-/* The lockdown mode in force: "none", "integrity" or "confidentiality". */
-static void lockdown_mode(char *out, size_t n)
-{
-	char buf[128], *b, *e;
-	FILE *f = fopen("/sys/kernel/security/lockdown", "r");
-
-	snprintf(out, n, "none");
-	if (!f)
-		return;
-	if (fgets(buf, sizeof(buf), f) && (b = strchr(buf, '[')) && (e = strchr(b, ']'))) {
-		*e = 0;
-		snprintf(out, n, "%s", b + 1);
-	}
-	fclose(f);
-}
-
-static int have_kfunc(const char *name)
-{
-	struct btf *btf = btf__load_vmlinux_btf();
-	int found;
-
-	if (!btf)
-		return 0;
-	found = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
-	btf__free(btf);
-	return found;
-}
-
-#define LSM_FILE	"/sys/kernel/security/lsm"
-#define BTF_FILE	"/sys/kernel/btf/vmlinux"
-
-/* Is BPF LSM in the kernel's active list?  1, 0, or -1 unreadable. */
-static int lsm_active(char *list, size_t n, int may_mount)
-{
-	FILE *f = fopen(LSM_FILE, "r");
-
-	list[0] = 0;
-	if (!f && may_mount) {
-		/* securityfs is not mounted on a bare system: mount it. */
-		mount("securityfs", "/sys/kernel/security", "securityfs", 0, NULL);
-		f = fopen(LSM_FILE, "r");
-	}
-	if (!f)
-		return -1;
-	if (!fgets(list, (int)n, f))
-		list[0] = 0;
-	fclose(f);
-	list[strcspn(list, "\n")] = 0;
-	for (char *s = list, *e; *s; s = *e ? e + 1 : e) {
-		e = s + strcspn(s, ",");
-		if (e - s == 3 && !strncmp(s, "bpf", 3))
-			return 1;
-	}
-	return 0;
-}
-
-/* lsm= for the kernel command line: the active list, then bpf. */
-static void lsm_param(const char *list, char *out, size_t n)
-{
-	size_t len = 0;
-
-	out[0] = 0;
-	for (const char *s = list, *e; *s; s = *e ? e + 1 : e) {
-		e = s + strcspn(s, ",");
-		if (e - s == 10 && !strncmp(s, "capability", 10))
-			continue;	/* always first, implied */
-		len += snprintf(out + len, n - len, "%.*s,", (int)(e - s), s);
-		if (len >= n)
-			return;
-	}
-	snprintf(out + len, n - len, "bpf");
-}
-
-/* BTF, then BPF LSM (*lsm: 1 active, 0 not, -1 unknown, mounting
- * securityfs first if @may_mount); unknown refuses only if @strict. */
-static int kernel_ready(char *why, size_t n, char *param, size_t pn, int strict, int *lsm)
-{
-	char list[256];
-
-	if (param && pn)
-		param[0] = 0;
-	*lsm = lsm_active(list, sizeof(list), strict);
-	if (access(BTF_FILE, R_OK)) {
-		snprintf(why, n, "the kernel has no BTF (%s): it needs CONFIG_DEBUG_INFO_BTF=y",
-			 BTF_FILE);
-		return EXIT_NO_BTF;
-	}
-	if (*lsm < 0 && strict) {
-		snprintf(why, n, "BPF LSM: cannot read %s: %s", LSM_FILE, strerror(errno));
-		return EXIT_NO_BPF_LSM;
-	}
-	if (*lsm == 0) {
-		char p[300];
-
-		lsm_param(list, p, sizeof(p));
-		if (param && pn)
-			snprintf(param, pn, "lsm=%s", p);
-		snprintf(why, n, "BPF LSM is not active (%s: %s): boot with lsm=%s", LSM_FILE, list, p);
-		return EXIT_NO_BPF_LSM;
-	}
-	return EXIT_OK;
-}
-
-int pm_kernel_ready(char *why, size_t n)
-{
-	int lsm;
-
-	return kernel_ready(why, n, NULL, 0, 1, &lsm);
-}
-
-int pm_variant(int *cast, char *why, size_t n)
-{
-	char mode[32];
-
-	*cast = have_kfunc("bpf_rdonly_cast");
-	if (*cast)
-		return EXIT_OK;
-	lockdown_mode(mode, sizeof(mode));
-	if (!strcmp(mode, "confidentiality")) {
-		snprintf(why, n, "lockdown=confidentiality forbids bpf_probe_read and this kernel has no bpf_rdonly_cast (6.2 and later): the enforcer cannot read the kernel here");
-		return EXIT_LOCKDOWN;
-	}
-	return EXIT_OK;
-}
-
-int pm_loadable(char *why, size_t n, char *param, size_t pn, int *lsm)
-{
-	int cast, rc = kernel_ready(why, n, param, pn, 0, lsm);
-
-	return rc ? rc : pm_variant(&cast, why, n);
-}
-
 /* The object for this kernel, opened (not loaded); NULL and a refusal. */
 static struct bpf_object *open_variant(int *rc)
 {
@@ -578,15 +445,16 @@ static struct bpf_object *open_variant(int *rc)
 	const void *elf;
 	size_t sz;
 
-	char why[256];
-	int cast;
+	struct pm_ready r;
+	char why[400];
 
-	*rc = pm_variant(&cast, why, sizeof(why));
+	/* ready.c's checks again, right before loading: the object they pick */
+	*rc = pm_ready(why, sizeof(why), 1, &r);
 	if (*rc) {
 		*rc = pm_refuse(*rc, "%s", why);
 		return NULL;
 	}
-	if (cast) {
+	if (r.cast) {
 		elf = procmem_cast__elf_bytes(&sz);
 		opts.object_name = "procmem_cast";
 	} else {

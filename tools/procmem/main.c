@@ -35,7 +35,8 @@ static void usage(FILE *f)
 	      "     nothing to watch); 4-10 enforce's refusals (4 not root, 5 BPF LSM not\n"
 	      "     active, 6 no BTF, 7 cgroup path, 8 BPF failure, 9 self-check failed,\n"
 	      "     10 lockdown); 11 advise: the policy in force breaks something seen\n"
-	      "     here; 12 advise --profile: the profile would\n", f);
+	      "     here; 12 advise --profile: the profile would; 13 enforce: the\n"
+	      "     kernel's BTF lacks a field, hook or helper the programs need\n", f);
 }
 
 int main(int argc, char **argv)

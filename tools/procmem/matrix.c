@@ -151,6 +151,7 @@ static int load_configs(struct matrix *m, struct json_object *cf, char *err, siz
 		c->level = jstr(o, "level");
 		c->label = jstr(o, "label");
 		c->policy = jstr(o, "policy");
+		c->force = jstr(o, "force");
 		if (!c->id || !c->kernel || !c->op || !c->level) {
 			snprintf(err, errlen, "%s: configs[%zu] lacks id, kernel, op or level", m->path, i);
 			return -1;
@@ -272,7 +273,12 @@ int matrix_conf(const struct matrix *m, const char *fam, int op, enum level lv)
 		const char *p = m->conf[i].policy;
 		size_t k;
 
-		if (strcmp(m->conf[i].kernel, fam) || strcmp(m->conf[i].op, "defaults") || !p)
+		if (strcmp(m->conf[i].kernel, fam) || strcmp(m->conf[i].op, "defaults"))
+			continue;
+		/* the force level it boots with: Debian's 7.x, ptrace */
+		if (op == OP_FORCE && m->conf[i].force && !strcmp(m->conf[i].force, level_name(lv)))
+			return i;
+		if (!p)
 			continue;
 		k = (size_t)snprintf(want, sizeof(want), "%s=%s", op_names[op], level_name(lv));
 		for (; (p = strstr(p, want)); p += k)

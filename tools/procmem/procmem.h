@@ -39,6 +39,8 @@ enum {
 	/* advise */
 	EXIT_ADV_BREAKS = 11,	/* the policy in force breaks something seen here */
 	EXIT_ADV_PROFILE = 12,	/* --profile: it would break something seen here */
+	/* enforce: a refusal, nothing applied (after advise's two) */
+	EXIT_BTF_LACKS = 13,	/* the kernel's BTF lacks a type, field, hook or helper */
 };
 
 /* ---- the policy model (policy.c) ---- */
@@ -204,17 +206,30 @@ struct pm_state {
 /* Prints "procmem: MSG" (after libbpf's log with --verbose); returns @rc. */
 int pm_refuse(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
- * Can the enforcer load on this kernel?  The checks procmem enforce
- * refuses on, one home for enforce, status and advise: EXIT_OK, or
- * EXIT_NO_BTF, EXIT_NO_BPF_LSM or EXIT_LOCKDOWN, with @why.
- * pm_kernel_ready: BTF and BPF LSM (securityfs mounted if need be; an
- * unreadable LSM list refuses).  pm_variant: the object this kernel
- * takes (*cast: the bpf_rdonly_cast one), or lockdown's refusal.
- * pm_loadable: all of them, mounting nothing; *lsm 1 BPF LSM active,
- * 0 not (@param: the lsm= to boot with), -1 unknown (not refused).
+ * Can the enforcer load on this kernel (ready.c)?  Answered from what the
+ * kernel shows, loading, attaching and mounting nothing, for procmem
+ * enforce (before it loads anything), status and advise: EXIT_OK, or
+ * the status procmem enforce would refuse with and in @why the one line
+ * it would print (without "procmem: "): EXIT_NO_BTF (no
+ * /sys/kernel/btf/vmlinux), EXIT_NO_BPF_LSM (not in
+ * /sys/kernel/security/lsm; an unreadable list is not refused here),
+ * EXIT_BTF_LACKS (a type or field the programs read, in none of its
+ * CO-RE spellings, an LSM hook or a BPF helper missing from the BTF:
+ * "this kernel's BTF has no struct kernfs_node field parent or
+ * __parent: the enforcer cannot load here"), EXIT_LOCKDOWN (6.1 under
+ * lockdown=confidentiality).  Any user may call it; PROCMEM_BTF=FILE
+ * (tests only) replaces the kernel's BTF.
  */
-int pm_kernel_ready(char *why, size_t n);
-int pm_variant(int *cast, char *why, size_t n);
+int enforcer_ready(char *why, size_t len);
+/* The same checks with what they learnt.  @strict (procmem enforce):
+ * securityfs is mounted if need be and an unreadable LSM list refuses. */
+struct pm_ready {
+	int lsm;		/* BPF LSM 1 active, 0 not, -1 unknown */
+	int cast;		/* the bpf_rdonly_cast object (else procmem_probe) */
+	char param[300];	/* lsm=LIST,bpf to boot with when lsm is 0 */
+};
+int pm_ready(char *why, size_t n, int strict, struct pm_ready *r);
+/* enforcer_ready(), with @param and *lsm of struct pm_ready. */
 int pm_loadable(char *why, size_t n, char *param, size_t pn, int *lsm);
 int pm_bpffs(void);
 /* Serialises procmem commands that change the enforcer; the fd, or -1. */
@@ -282,7 +297,7 @@ struct linebuf {
 int lines_read(struct linebuf *l, int fd, int (*fn)(void *ctx, char *line), void *ctx);
 
 /* ---- the compatibility matrix (matrix.c) ---- */
-struct mconf { const char *id, *kernel, *op, *level, *label, *policy; };
+struct mconf { const char *id, *kernel, *op, *level, *label, *policy, *force; };
 struct msubj { const char *id, *title, *kind; };
 struct mcell { int s, c; const char *value, *detail; };
 

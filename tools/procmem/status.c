@@ -180,7 +180,7 @@ static void check_params(const struct config *c, const struct remedy *rm,
 static void force_ptrace_note(const struct config *c, const struct remedy *rm, struct lines *l)
 {
 	struct matrix m;
-	char path[4096], err[4200], fam[24], br[600], how[560];
+	char path[4096], err[4200], fam[24], br[600], how[700];
 	int conf, alt;
 
 	if (c->kind != K_STOCK || c->configured[OP_FORCE] != LV_PTRACE ||
@@ -193,11 +193,15 @@ static void force_ptrace_note(const struct config *c, const struct remedy *rm, s
 	if (conf >= 0 && matrix_breaks(&m, conf, br, sizeof(br))) {
 		/* the measured alternative: force=always, write=ptrace by the enforcer */
 		alt = rm->rc == EXIT_OK ? matrix_conf_named(&m, fam, "-always-enforcer-write-ptrace") : -1;
-		if (alt >= 0)
-			snprintf(how, sizeof(how), "proc_mem.force_override=always with `procmem enforce --write=ptrace` keeps %s working and still refuses writes by non-tracers (matrix: %s)",
-				 matrix_breaks(&m, alt, br + 300, 300) ? "some" : "them", m.conf[alt].id);
-		else
+		if (alt >= 0) {
+			char ab[300];
+
+			snprintf(how, sizeof(how), "measured instead: proc_mem.force_override=always with `procmem enforce --write=ptrace` (matrix: %s), where %s%s",
+				 m.conf[alt].id, matrix_breaks(&m, alt, ab, sizeof(ab)) ? "only this breaks: " : "nothing breaks",
+				 ab);
+		} else {
 			snprintf(how, sizeof(how), "the kernel series' upstream part (kernel/) fixes them; proc_mem.force_override=always restores them");
+		}
 		add(l, "at force=ptrace%s, the compatibility matrix (%s) has these break: %s; %s",
 		    !strcmp(c->source[OP_FORCE], "kconfig") ? " (this kernel's built-in default, upstream's since Linux 7.1)" : "",
 		    m.conf[conf].id, br, how);

@@ -204,6 +204,20 @@ static int kn_name(struct cg_walk *w)
 	return end ? 1 : -1;
 }
 
+/*
+ * The parent of @kn (a BTF-typed pointer, read directly in both
+ * objects): kernfs_node.parent up to 6.14, .__parent from 6.15
+ * (vmlinux.h's flavours).  The test is a constant that libbpf resolves
+ * at load time, and the verifier drops the other branch: one load, as
+ * before the rename.
+ */
+static __always_inline struct kernfs_node *kn_parent(struct kernfs_node *kn)
+{
+	if (bpf_core_field_exists(struct kernfs_node___new, __parent))
+		return ((struct kernfs_node___new *)kn)->__parent;
+	return ((struct kernfs_node___old *)kn)->parent;
+}
+
 /* One override against the name at w->level. */
 static long ov_step(__u32 o, void *data)
 {
@@ -240,7 +254,7 @@ static long cg_step(__u32 i, void *data)
 		w->named = 0;
 		bpf_loop(PM_OVERRIDES_MAX, ov_step, w, 0);
 	}
-	w->kn = w->kn->parent;
+	w->kn = kn_parent(w->kn);
 	w->level--;
 	return 0;
 }

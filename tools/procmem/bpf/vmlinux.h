@@ -6,9 +6,18 @@
  * libbpf resolves at load time against the running kernel's own BTF
  * (/sys/kernel/btf/vmlinux): the object does not depend on the kernel it
  * was built on, only the field names below must exist in the kernel it
- * runs on (6.1 and 6.12 checked; tests/enforcer loads it on both).  A generated vmlinux.h would be 100k
- * lines tied to one kernel build and would need that kernel at build
- * time; these ~60 lines are reviewable.
+ * runs on (Debian's 6.1, 6.12, 7.2 and 7.3 checked; tests/enforcer
+ * loads it on each).  A generated vmlinux.h would be 100k lines tied to
+ * one kernel build and would need that kernel at build time; these ~70
+ * lines are reviewable.
+ *
+ * A field the kernel renamed is declared in CO-RE flavours (a type named
+ * NAME___SUFFIX, which libbpf matches to the kernel's NAME), one per
+ * spelling, and read through bpf_core_field_exists(): libbpf resolves
+ * that test to a constant at load time, so the verifier never sees the
+ * other branch.  procmem checks the same names against the running
+ * kernel's BTF before loading (ready.c, which lists every field read
+ * here: keep the two in step).
  */
 #ifndef PROCMEM_VMLINUX_H
 #define PROCMEM_VMLINUX_H
@@ -58,9 +67,17 @@ struct file {
 };
 
 struct kernfs_node {
-	struct kernfs_node *parent;
 	const char *name;
 	unsigned long long id;
+};
+
+/* The parent: `parent` up to 6.14, `__parent` (under RCU) from 6.15. */
+struct kernfs_node___old {
+	struct kernfs_node *parent;
+};
+
+struct kernfs_node___new {
+	struct kernfs_node *__parent;
 };
 
 struct cgroup {
