@@ -49,7 +49,10 @@ boot 72-stock stock-7.2 ""
 boot 72-stock-2 stock-7.2 ""
 boot 72-patched patched-7.2 ""
 boot 72-upstream upstream-7.2 ""
-[ "${BENCH_REUSE:-0}" != 0 ] || tests/enforcer/bench >/dev/null
+enforcers="debian-6.12 debian-7.2"
+for k in $enforcers; do
+	[ "${BENCH_REUSE:-0}" != 0 ] || BENCH_KERNEL=$k tests/enforcer/bench >/dev/null
+done
 
 o=$out
 {
@@ -79,10 +82,16 @@ o=$out
 		"$o/72-stock.txt:$o/72-patched.txt:7.2-default" \
 		"$o/72-stock.txt:$o/72-upstream.txt:7.2-upstream"
 	sed -e '1,/^@TABLE72@$/d' -e '/^@ENFORCER@$/,$d' tests/bench/bench.md.in
-	echo "Measured $(date -u -r build/results/enforcer/bench.txt '+%Y-%m-%d %H:%M') UTC on" \
-		"$(sed -n 's/^lab\/debian: debian-6.12 is //p' build/results/enforcer/bench.txt | head -n 1)."
-	echo
-	BENCH_REUSE=1 tests/enforcer/bench
+	for k in $enforcers; do
+		r=build/results/enforcer/bench-$k.txt
+		echo "### $k"
+		echo
+		echo "Measured $(date -u -r "$r" '+%Y-%m-%d %H:%M') UTC on" \
+			"$(sed -n "s/^lab\/debian: $k is //p" "$r" | head -n 1)."
+		echo
+		BENCH_REUSE=1 BENCH_KERNEL=$k tests/enforcer/bench
+		echo
+	done
 	sed '1,/^@ENFORCER@$/d' tests/bench/bench.md.in
 } >"$out/bench.md"
 mv "$out/bench.md" "${BENCH_DOC:-docs/bench.md}"
