@@ -180,8 +180,8 @@ static void check_params(const struct config *c, const struct remedy *rm,
 static void force_ptrace_note(const struct config *c, const struct remedy *rm, struct lines *l)
 {
 	struct matrix m;
-	char path[4096], err[4200], fam[24], br[600], how[700];
-	int conf, alt;
+	char path[4096], err[4200], fam[24], br[600];
+	int conf;
 
 	if (c->kind != K_STOCK || c->configured[OP_FORCE] != LV_PTRACE ||
 	    matrix_find(NULL, path, sizeof(path)) || matrix_load(&m, path, err, sizeof(err)))
@@ -192,7 +192,10 @@ static void force_ptrace_note(const struct config *c, const struct remedy *rm, s
 		conf = matrix_conf(&m, "stock", OP_FORCE, LV_PTRACE);
 	if (conf >= 0 && matrix_breaks(&m, conf, br, sizeof(br))) {
 		/* the measured alternative: force=always, write=ptrace by the enforcer */
-		alt = rm->rc == EXIT_OK ? matrix_conf_named(&m, fam, "-always-enforcer-write-ptrace") : -1;
+		int alt = rm->rc == EXIT_OK ?
+			  matrix_conf_named(&m, fam, "-always-enforcer-write-ptrace") : -1;
+		char how[700];
+
 		if (alt >= 0) {
 			char ab[300];
 
