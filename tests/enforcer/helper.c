@@ -42,18 +42,35 @@
  *                               function or struct of that name) is
  *                               spelt with an x in front: a kernel's BTF
  *                               lacking it, for PROCMEM_BTF
+ *   enforcer_helper links       the names of the programs attached by
+ *                               BPF LSM links, one a line (whoever holds
+ *                               the link: a pin or a process's fd)
+ *   enforcer_helper foreign-link OBJ PATH  attaches OBJ's first program
+ *                               (an LSM one) and pins its link at PATH
+ *   enforcer_helper selfopen N  N opens of /proc/self/mem (read-only) in
+ *                               this one process: one target
+ *   enforcer_helper victim N PID  N opens of /proc/self/mem, then one of
+ *                               /proc/PID/mem
+ *   enforcer_helper subuids N   as uid 1000, a user namespace mapping
+ *                               uids 100000-165535 (written by this
+ *                               root parent, as newuidmap would); in it
+ *                               one process takes N of those uids in
+ *                               turn, each opening /proc/self/mem once
  */
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -490,8 +507,147 @@ static int btf_rename(const char *in, const char *out, char **names, int n)
 	return 0;
 }
 
+static int links(void)
+{
+	__u32 id = 0;
+
+	while (!bpf_link_get_next_id(id, &id)) {
+		struct bpf_link_info li;
+		struct bpf_prog_info pi;
+		__u32 len = sizeof(li), plen = sizeof(pi);
+		int fd = bpf_link_get_fd_by_id(id), pfd;
+
+		if (fd < 0)
+			continue;
+		memset(&li, 0, sizeof(li));
+		if (!bpf_obj_get_info_by_fd(fd, &li, &len) && li.type == BPF_LINK_TYPE_TRACING &&
+		    li.tracing.attach_type == BPF_LSM_MAC) {
+			pfd = bpf_prog_get_fd_by_id(li.prog_id);
+			memset(&pi, 0, sizeof(pi));
+			if (pfd >= 0 && !bpf_obj_get_info_by_fd(pfd, &pi, &plen))
+				printf("%s\n", pi.name);
+			if (pfd >= 0)
+				close(pfd);
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+static int foreign_link(const char *file, const char *path)
+{
+	struct bpf_object *obj = bpf_object__open_file(file, NULL);
+	struct bpf_program *prog;
+	struct bpf_link *link;
+
+	if (!obj || bpf_object__load(obj)) {
+		perror(file);
+		return 1;
+	}
+	prog = bpf_object__next_program(obj, NULL);
+	link = prog ? bpf_program__attach_lsm(prog) : NULL;
+	if (!link || bpf_link__pin(link, path)) {
+		perror(path);
+		return 1;
+	}
+	return 0;
+}
+
+static int selfopen(long n)
+{
+	for (long i = 0; i < n; i++) {
+		int fd = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+
+		if (fd >= 0)
+			close(fd);
+	}
+	return 0;
+}
+
+static int victim(long n, const char *pid)
+{
+	char path[64];
+	int fd;
+
+	selfopen(n);
+	snprintf(path, sizeof(path), "/proc/%s/mem", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0;		/* 0: refused, as the test wants */
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static int subuids(long n)
+{
+	int up[2], down[2], st;
+	char c = 0, path[64];
+	pid_t pid;
+
+	if (pipe(up) || pipe(down))
+		return 1;
+	pid = fork();
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setresgid(1000, 1000, 1000) || setresuid(1000, 1000, 1000) ||
+		    unshare(CLONE_NEWUSER) || write(up[1], &c, 1) != 1 || read(down[0], &c, 1) != 1 ||
+		    setresgid(0, 0, 0) || setresuid(0, 0, 0)) {
+			perror("subuids: user namespace");
+			_exit(1);
+		}
+		for (long i = 1; i <= n; i++) {
+			int fd;
+
+			/* real and effective uid i, saved 0: back to 0 for the next */
+			/* dumpable again, or /proc/self/mem is not this uid's */
+			if (setresuid((uid_t)i, (uid_t)i, 0) || prctl(PR_SET_DUMPABLE, 1)) {
+				perror("setresuid");
+				_exit(1);
+			}
+			fd = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+			if (fd >= 0)
+				close(fd);
+			if (setresuid((uid_t)-1, 0, (uid_t)-1) || setresuid(0, 0, 0)) {
+				perror("setresuid back");
+				_exit(1);
+			}
+		}
+		_exit(0);
+	}
+	if (pid < 0 || read(up[0], &c, 1) != 1)
+		return 1;
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)pid);
+	if (write_file(path, "0 100000 65536\n"))
+		perror(path);
+	snprintf(path, sizeof(path), "/proc/%d/gid_map", (int)pid);
+	if (write_file(path, "0 100000 65536\n"))
+		perror(path);
+	if (write(down[1], &c, 1) != 1 || waitpid(pid, &st, 0) != pid)
+		return 1;
+	return !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "links"))
+		return links();
+	if (argc == 4 && !strcmp(argv[1], "foreign-link"))
+		return foreign_link(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "selfopen"))
+		return selfopen(atol(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "victim"))
+		return victim(atol(argv[2]), argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "subuids"))
+		return subuids(atol(argv[2]));
 	if (argc >= 5 && !strcmp(argv[1], "btf-rename"))
 		return btf_rename(argv[2], argv[3], argv + 4, argc - 4);
 	if (argc == 2 && !strcmp(argv[1], "badlevels"))
@@ -508,6 +664,6 @@ int main(int argc, char **argv)
 		return opens(atol(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "leader"))
 		return leader();
-	fprintf(stderr, "usage: enforcer_helper opens N | leader | load SECONDS | bench N [OBJ] | btf-rename IN OUT NAME...\n");
+	fprintf(stderr, "usage: enforcer_helper opens N | leader | load SECONDS | bench N [OBJ] | btf-rename IN OUT NAME... | links | foreign-link OBJ PATH | selfopen N | victim N PID | subuids N\n");
 	return 2;
 }

@@ -16,6 +16,7 @@
 #include <bpf/bpf.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -45,7 +46,7 @@ static void enforce_help(void)
 	      "to /sys/fs/cgroup, that need not exist yet.  Exit status: 0 enforcing (or\n"
 	      "shown complete), 1 shown degraded, 2 usage, 4 not root, 5 BPF LSM not\n"
 	      "active, 6 no BTF, 7 a cgroup path too deep or a bad name, 8 BPF failure,\n"
-	      "9 the self-check failed (everything unloaded), 10 lockdown forbids it,\n"
+	      "9 the self-check failed (the previous policy kept), 10 lockdown forbids it,\n"
 	      "13 the kernel's BTF lacks a field, hook or helper the programs need.\n", stdout);
 }
 
@@ -156,13 +157,22 @@ static int preflight(struct request *r)
 	if (geteuid() != 0)
 		return pm_refuse(EXIT_NOT_ROOT, "enforce needs root (CAP_SYS_ADMIN and CAP_BPF)");
 	if (!initial_pidns())
-		return pm_refuse(EXIT_NOT_ENFORCING, "procmem runs in a pid namespace: its self-check cannot name its own thread to the programs; run it on the host");
+		return pm_refuse(EXIT_NOT_ENFORCING, "procmem runs in a pid namespace: its calibration cannot name its own thread to the programs; run it on the host");
 	/* enforcer_ready()'s checks, securityfs mounted first (ready.c) */
 	rc = pm_ready(why, sizeof(why), 1, &ready);
 	if (rc)
 		return pm_refuse(rc, "%s", why);
 	if (r->cgroup) {
-		r->depth = pm_path_split(r->cgroup, r->comp);
+		char rel[PATH_MAX], cwhy[PATH_MAX + 160];
+
+		/* the programs match paths from the v2 root: none can be named
+		 * from a cgroup namespace's view of it */
+		if (pm_initial_cgroupns() != 1)
+			return pm_refuse(EXIT_NO_CGROUP, "cgroup path %s: procmem runs in a cgroup namespace, where a path cannot be resolved to the cgroup-v2 root the enforcer matches; run it on the host",
+					 r->cgroup);
+		if (pm_cgroup_resolve(r->cgroup, rel, sizeof(rel), cwhy, sizeof(cwhy)))
+			return pm_refuse(EXIT_NO_CGROUP, "cgroup path %s: %s", r->cgroup, cwhy);
+		r->depth = pm_path_split(rel, r->comp);
 		if (r->depth == -2)
 			return pm_refuse(EXIT_NO_CGROUP, "cgroup path %s: more than %d levels, which the enforcer cannot match",
 					 r->cgroup, PM_DEPTH_MAX);
@@ -231,14 +241,29 @@ static void levels_text(char *buf, size_t n, const struct pm_levels *lv)
 		 level_name((enum level)lv->level[2]), lv->permissive);
 }
 
+/* Is the cgroup an override names there now?  1, 0, -1 unknown (no
+ * mount of the v2 root to look in). */
 static int cgroup_present(const struct pm_override *ov)
 {
-	char path[PM_DEPTH_MAX * PM_NAME_MAX + 32], rel[PM_DEPTH_MAX * PM_NAME_MAX + 1];
+	char path[PATH_MAX], rel[PM_DEPTH_MAX * PM_NAME_MAX + 1];
 	struct stat st;
 
 	pm_path_join(ov, rel, sizeof(rel));
-	snprintf(path, sizeof(path), PM_CGROUP_ROOT "%s", rel);
+	if (pm_cgroup_dir(rel, path, sizeof(path)))
+		return -1;
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static const char *presence(const struct pm_override *ov)
+{
+	switch (cgroup_present(ov)) {
+	case 1:
+		return "live";
+	case 0:
+		return "not present: applies when created";
+	default:
+		return "presence unknown: no mount of the cgroup-v2 root here";
+	}
 }
 
 static void print_policy(const struct pm_policy *p)
@@ -250,8 +275,7 @@ static void print_policy(const struct pm_policy *p)
 	for (int i = 0; i < p->noverrides; i++) {
 		levels_text(buf, sizeof(buf), &p->ov[i].lv);
 		pm_path_join(&p->ov[i], path, sizeof(path));
-		printf("cgroup:     %s: %s (%s)\n", path, buf,
-		       cgroup_present(&p->ov[i]) ? "live" : "not present: applies when created");
+		printf("cgroup:     %s: %s (%s)\n", path, buf, presence(&p->ov[i]));
 	}
 }
 
@@ -274,7 +298,7 @@ static int show(void)
 	}
 	printf("hooks:     ");
 	for (int i = 0; i < PM_NHOOKS; i++)
-		if (st.link[i] >= 0)
+		if (st.linked & (1U << i))
 			printf(" %s", pm_hook_names[i]);
 	printf("%s\n", st.have_cfg && (st.cfg.flags & PM_F_RECORD) ? " (opener records on)" : "");
 	if (st.have_policy)
@@ -422,6 +446,7 @@ int cmd_enforce(int argc, char **argv)
 		return pm_refuse(EXIT_BPF, "cannot lock /run/procmem.lock: %s", strerror(errno));
 	if (r.off && !r.cgroup) {
 		pm_unpin_dir(PM_PIN_DIR);
+		pm_sweep();
 		close(lock);
 		if (enforcer_loaded())
 			return pm_refuse(EXIT_BPF, "cannot remove %s", PM_PIN_DIR);
@@ -446,7 +471,7 @@ int cmd_enforce(int argc, char **argv)
 			levels_text(buf, sizeof(buf), &p.ov[i].lv);
 			pm_path_join(&p.ov[i], path, sizeof(path));
 			snprintf(what, sizeof(what), "; cgroup %s: %s%s", path, buf,
-				 cgroup_present(&p.ov[i]) ? "" : " (not present yet)");
+				 cgroup_present(&p.ov[i]) == 1 ? "" : " (not present yet)");
 		} else {
 			snprintf(what, sizeof(what), "; no override for %s", r.cgroup);
 		}

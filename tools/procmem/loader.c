@@ -6,12 +6,20 @@
  * pinned (complete or degraded).
  *
  * Everything lives under PM_PIN_DIR: the maps, the three programs and
- * the links that attach them.  A first load (or a repair) is pinned in a
- * new directory and renamed into place, so nothing is half-applied.  A
- * policy change keeps the maps and changes the attachments around the
- * one update of the policy map: a hook a tighter policy needs is
- * attached before the update, one a looser policy no longer needs is
- * detached after it, so no decision ever misses a hook its policy needs.
+ * the links that attach them, and nothing else holds a link: procmem
+ * checks a link pin and closes it (a watch keeps only the maps it
+ * reads), so removing the pins detaches the programs.  A first load (or
+ * a repair) pins maps and programs in a new directory, attaches with
+ * links held as fds, exchanges the directory with PM_PIN_DIR and only
+ * then pins the links: killed before that, the load leaves no attached
+ * program, only inert pins that the next load or --off sweeps.  A
+ * repaired enforcer stays aside, detached, until the new one passed its
+ * self-check, and is put back if it does not.  A policy change keeps the
+ * maps and changes the attachments around the one update of the policy
+ * map: a hook a tighter policy needs is attached before the update, one
+ * a looser policy no longer needs is detached after it, so no decision
+ * ever misses a hook its policy needs; a change whose self-check fails
+ * puts the previous policy back.
  */
 #include "procmem.h"
 #include "bpf/enforcer.h"
@@ -20,9 +28,12 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -136,7 +147,9 @@ unsigned int pm_hooks_needed(const struct pm_policy *p)
 }
 
 /* The per-operation maximum over every scope: for cgroups too deep to
- * walk, enforcing unless every scope is permissive. */
+ * walk, enforcing unless every scope is permissive.  An override is
+ * permissive if it says so, or if the machine is (as the levels it does
+ * not name follow the machine's). */
 void pm_policy_finish(struct pm_policy *p)
 {
 	/* deepest first, in the order given among equals (insertion sort) */
@@ -156,7 +169,7 @@ void pm_policy_finish(struct pm_policy *p)
 			p->ov[i].lv.level[o] = (p->ov[i].set & (1U << o)) ?
 					       p->ov[i].own.level[o] : p->machine.level[o];
 	for (int i = 0; i < p->noverrides; i++)
-		p->ov[i].lv.permissive = p->ov[i].own.permissive;
+		p->ov[i].lv.permissive = p->ov[i].own.permissive || p->machine.permissive;
 	memset(p->cand, 0, sizeof(p->cand));
 	for (int l = 0; l <= PM_DEPTH_MAX; l++)
 		for (int i = 0; i < p->noverrides; i++)
@@ -190,8 +203,8 @@ int pm_scope_of(const struct pm_policy *p, const char *path)
 }
 
 /*
- * Splits a cgroup-v2 path, relative to /sys/fs/cgroup or below it, into
- * components.  Returns their number; -1 for a component over
+ * Splits a path relative to the cgroup-v2 root (pm_cgroup_resolve()'s)
+ * into components.  Returns their number; -1 for a component over
  * PM_NAME_MAX - 2 bytes, "." or "..", -2 for more than PM_DEPTH_MAX.
  */
 int pm_path_split(const char *path, char (*comp)[PM_NAME_MAX])
@@ -199,9 +212,6 @@ int pm_path_split(const char *path, char (*comp)[PM_NAME_MAX])
 	const char *s = path;
 	int n = 0;
 
-	if (!strncmp(s, PM_CGROUP_ROOT, strlen(PM_CGROUP_ROOT)) &&
-	    (s[strlen(PM_CGROUP_ROOT)] == '/' || !s[strlen(PM_CGROUP_ROOT)]))
-		s += strlen(PM_CGROUP_ROOT);
 	while (*s) {
 		size_t len;
 
@@ -250,10 +260,9 @@ void pm_state_close(struct pm_state *st)
 	for (int i = 0; i < PM_NHOOKS; i++) {
 		if (st->prog[i] >= 0)
 			close(st->prog[i]);
-		if (st->link[i] >= 0)
-			close(st->link[i]);
-		st->prog[i] = st->link[i] = -1;
+		st->prog[i] = -1;
 	}
+	st->linked = 0;
 	for (int i = 0; i < PM_NMAPS; i++)
 		st->map[i] = -1;
 	st->loaded = 0;
@@ -266,10 +275,45 @@ static void addf(char *buf, size_t n, const char *fmt, const char *name)
 	snprintf(buf + len, n - len, fmt, len ? ", " : "", name);
 }
 
+/* Is @fd the program pinned as prog_NAME of hook @i (an LSM program of
+ * that name)?  Its id, or 0. */
+static __u32 prog_id(int fd, int i)
+{
+	struct bpf_prog_info pi;
+	__u32 len = sizeof(pi);
+
+	memset(&pi, 0, sizeof(pi));
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &pi, &len) || pi.type != BPF_PROG_TYPE_LSM ||
+	    strncmp(pi.name, prog_names[i], sizeof(pi.name) - 1))
+		return 0;
+	return pi.id;
+}
+
+/*
+ * The link pinned as NAME of hook @i in @dir: 1 if it is a BPF LSM link
+ * of program @id, -1 if it is something else, 0 if there is none.  The
+ * link's fd is closed before returning: pins alone hold links.
+ */
+static int link_check(const char *dir, int i, __u32 id)
+{
+	struct bpf_link_info li;
+	__u32 len = sizeof(li);
+	int fd = pin_get(dir, "", pm_hook_names[i]), ok;
+
+	if (fd < 0)
+		return 0;
+	memset(&li, 0, sizeof(li));
+	ok = !bpf_obj_get_info_by_fd(fd, &li, &len) && li.type == BPF_LINK_TYPE_TRACING &&
+	     li.tracing.attach_type == BPF_LSM_MAC && id && li.prog_id == id;
+	close(fd);
+	return ok ? 1 : -1;
+}
+
 /*
  * Opens what is pinned under PM_PIN_DIR and says what is missing for
- * the policy it holds (st->degraded, st->missing).  0, or -1 when
- * nothing is pinned.
+ * the policy it holds (st->degraded, st->missing): a pin that is not
+ * procmem's (another program, a link of another program or type) is
+ * missing.  0, or -1 when nothing is pinned.
  */
 int pm_state_open(struct pm_state *st)
 {
@@ -277,10 +321,11 @@ int pm_state_open(struct pm_state *st)
 	unsigned int need;
 
 	memset(st, 0, sizeof(*st));
+	st->probe_scope = -1;
 	for (int i = 0; i < PM_NMAPS; i++)
 		st->map[i] = -1;
 	for (int i = 0; i < PM_NHOOKS; i++)
-		st->prog[i] = st->link[i] = -1;
+		st->prog[i] = -1;
 	if (access(PM_PIN_DIR, F_OK))
 		return -1;
 	st->loaded = 1;
@@ -290,10 +335,25 @@ int pm_state_open(struct pm_state *st)
 			addf(st->missing, sizeof(st->missing), "%s%s", pm_map_names[i]);
 	}
 	for (int i = 0; i < PM_NHOOKS; i++) {
+		__u32 id;
+		int l;
+
 		st->prog[i] = pin_get(PM_PIN_DIR, "prog_", pm_hook_names[i]);
-		st->link[i] = pin_get(PM_PIN_DIR, "", pm_hook_names[i]);
-		if (st->prog[i] < 0)
+		id = prog_id(st->prog[i], i);
+		if (st->prog[i] >= 0 && !id) {
+			addf(st->missing, sizeof(st->missing), "%sprog_%s (not procmem's program)",
+			     pm_hook_names[i]);
+			close(st->prog[i]);
+			st->prog[i] = -1;
+		} else if (st->prog[i] < 0) {
 			addf(st->missing, sizeof(st->missing), "%sprog_%s", pm_hook_names[i]);
+		}
+		l = link_check(PM_PIN_DIR, i, id);
+		if (l > 0)
+			st->linked |= 1U << i;
+		else if (l < 0)
+			addf(st->missing, sizeof(st->missing), "%s%s (link: not procmem's)",
+			     pm_hook_names[i]);
 	}
 	if (st->map[PM_MAP_CONFIG] >= 0 &&
 	    !bpf_map_lookup_elem(st->map[PM_MAP_CONFIG], &zero, &st->cfg))
@@ -312,7 +372,7 @@ int pm_state_open(struct pm_state *st)
 		addf(st->missing, sizeof(st->missing), "%s%s", "the policy");
 	need = st->have_policy ? pm_hooks_needed(&st->pol) : 1U << PM_HOOK_OPEN;
 	for (int i = 0; i < PM_NHOOKS; i++)
-		if ((need & (1U << i)) && st->link[i] < 0)
+		if ((need & (1U << i)) && !(st->linked & (1U << i)))
 			addf(st->missing, sizeof(st->missing), "%s%s (link)", pm_hook_names[i]);
 	if (st->have_cfg && (need & (1U << PM_HOOK_FREE)) && !(st->cfg.flags & PM_F_RECORD))
 		addf(st->missing, sizeof(st->missing), "%s%s", "opener records (config)");
@@ -343,14 +403,45 @@ int pm_counters(int fd, unsigned long long *sum)
 	return 0;
 }
 
-/* Removes every pin of @dir, then @dir: programs detach, maps go. */
-void pm_unpin_dir(const char *dir)
+/*
+ * Removes the link pin @path, its program detached when this returns:
+ * the kernel frees a link whose last reference was a pin from a
+ * workqueue, a moment after the unlink, but one whose last reference is
+ * an fd at its close.  So the link is held by an fd across the unlink,
+ * and that fd closed last.  0 if there was a pin.
+ */
+static int unlink_link(const char *path)
 {
+	int fd = bpf_obj_get(path), rc = unlink(path);
+
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/* Removes the link pins of @dir, their programs detached; the hooks that
+ * had one, as bits. */
+static unsigned int unlink_links(const char *dir)
+{
+	unsigned int was = 0;
 	char path[256];
 
 	for (int i = 0; i < PM_NHOOKS; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, pm_hook_names[i]);
-		unlink(path);
+		if (!unlink_link(path))
+			was |= 1U << i;
+	}
+	return was;
+}
+
+/* Removes every pin of @dir, then @dir: programs detach (waited for),
+ * maps go. */
+void pm_unpin_dir(const char *dir)
+{
+	char path[256];
+
+	unlink_links(dir);
+	for (int i = 0; i < PM_NHOOKS; i++) {
 		snprintf(path, sizeof(path), "%s/prog_%s", dir, pm_hook_names[i]);
 		unlink(path);
 	}
@@ -359,6 +450,31 @@ void pm_unpin_dir(const char *dir)
 		unlink(path);
 	}
 	rmdir(dir);
+}
+
+/*
+ * What a killed load or repair left beside PM_PIN_DIR: the directories
+ * it pinned in (NAME_new_PID_I, NAME_old_PID_I), removed.  Call with
+ * pm_lock() held: no other procmem is loading then.
+ */
+void pm_sweep(void)
+{
+	const char *base = strrchr(PM_PIN_DIR, '/') + 1;
+	char pre[2][64], path[512];
+	struct dirent *d;
+	DIR *dir = opendir("/sys/fs/bpf");
+
+	if (!dir)
+		return;
+	snprintf(pre[0], sizeof(pre[0]), "%s_new_", base);
+	snprintf(pre[1], sizeof(pre[1]), "%s_old_", base);
+	while ((d = readdir(dir)))
+		for (int k = 0; k < 2; k++)
+			if (!strncmp(d->d_name, pre[k], strlen(pre[k]))) {
+				snprintf(path, sizeof(path), "/sys/fs/bpf/%s", d->d_name);
+				pm_unpin_dir(path);
+			}
+	closedir(dir);
 }
 
 /* ---- the enforcer as procmem status and advise see it ---- */
@@ -399,13 +515,26 @@ int enforcer_read(struct enforcer *e)
 			close(lock);
 		return -1;
 	}
+	if (st.degraded)
+		snprintf(e->error, sizeof(e->error), "degraded: missing %s", st.missing);
+	else if (pm_probe(&st, why, sizeof(why)))
+		snprintf(e->error, sizeof(e->error), "degraded: %s", why);
 	if (st.have_policy) {
-		char cg[256];
+		/* the scope the programs decided procmem's probe by; without
+		 * a probe, the one procmem's cgroup path names */
+		if (!e->error[0]) {
+			e->scope = st.probe_scope;
+		} else {
+			char cg[256];
 
-		pm_own_cgroup(cg, sizeof(cg));
-		e->scope = pm_scope_of(&st.pol, cg);
-		lv = e->scope < 0 ? &st.pol.machine : &st.pol.ov[e->scope].lv;
-		if (e->scope >= 0)
+			pm_own_cgroup(cg, sizeof(cg));
+			e->scope = pm_scope_of(&st.pol, cg);
+		}
+		lv = e->scope < 0 ? &st.pol.machine :
+		     e->scope >= PM_OVERRIDES_MAX ? &st.pol.strictest : &st.pol.ov[e->scope].lv;
+		if (e->scope >= PM_OVERRIDES_MAX)
+			snprintf(e->scope_path, sizeof(e->scope_path), "strictest (cgroup too deep)");
+		else if (e->scope >= 0)
 			pm_path_join(&st.pol.ov[e->scope], e->scope_path, sizeof(e->scope_path));
 		e->have_policy = 1;
 		for (int o = 0; o < PM_NOPS; o++)
@@ -425,10 +554,6 @@ int enforcer_read(struct enforcer *e)
 			key = next;
 			e->files++;
 		}
-	if (st.degraded)
-		snprintf(e->error, sizeof(e->error), "degraded: missing %s", st.missing);
-	else if (pm_probe(&st, why, sizeof(why)))
-		snprintf(e->error, sizeof(e->error), "degraded: %s", why);
 	pm_state_close(&st);
 	if (lock >= 0)
 		close(lock);
@@ -577,24 +702,71 @@ static void detach_hook(const char *dir, int i)
 	char path[256];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, pm_hook_names[i]);
-	unlink(path);
+	unlink_link(path);
 }
+
+/* PROCMEM_TEST_FAIL=@stage (tests only: tests/enforcer): 1 at that stage. */
+static int test_fail(const char *stage)
+{
+	const char *v = getenv("PROCMEM_TEST_FAIL");
+
+	return v && !strcmp(v, stage);
+}
+
+/* Detaches what @dir's link pins attach (waited for); the hooks they
+ * were, as bits. */
+static unsigned int detach_all(const char *dir)
+{
+	return unlink_links(dir);
+}
+
+/* Attaches the hooks @was of @dir again, from its program pins. */
+static void reattach(const char *dir, unsigned int was)
+{
+	for (int i = 0; i < PM_NHOOKS; i++) {
+		int pfd;
+
+		if (!(was & (1U << i)))
+			continue;
+		pfd = pin_get(dir, "prog_", pm_hook_names[i]);
+		if (pfd >= 0) {
+			attach_hook(dir, i, pfd);
+			close(pfd);
+		}
+	}
+}
+
+static int exchange(const char *a, const char *b)
+{
+	return (int)syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
+}
+
+/* A load in progress: the directory the enforcer it replaced is in. */
+struct loaded {
+	char old[128];		/* "" when there was none */
+	unsigned int was;	/* the hooks the old one had attached */
+};
 
 /*
  * A new enforcer with @pol, pinned under PM_PIN_DIR: loaded, calibrated,
- * the policy in its map before any program runs, the hooks it needs
- * attached, all pinned in a new directory renamed into place (a
- * degraded one it replaces is removed after).
+ * the policy in its map before any program runs, maps and programs
+ * pinned in a new directory, the hooks it needs attached with links held
+ * as fds, the directory exchanged with PM_PIN_DIR (or renamed there),
+ * then the links pinned.  The enforcer it replaces is left in @l->old
+ * with its links removed (the caller removes it, or puts it back).
  */
-static int load_new(const struct pm_policy *pol)
+static int load_new(const struct pm_policy *pol, struct loaded *l)
 {
 	struct bpf_object *obj;
 	struct pm_config c;
 	unsigned int need = pm_hooks_needed(pol);
-	char tmp[128], old[128];
+	int lfd[PM_NHOOKS] = { -1, -1, -1 };
+	char tmp[128];
 	int rc = EXIT_OK, err = 0, have_old, made = 0;
 	__u32 zero = 0;
 
+	l->old[0] = 0;
+	l->was = 0;
 	libbpf_set_print(bpf_print);
 	obj = open_variant(&rc);
 	if (!obj)
@@ -617,12 +789,11 @@ static int load_new(const struct pm_policy *pol)
 	/* bpffs refuses names with a dot; a name someone made first is skipped */
 	for (int i = 0; !made && i < 100; i++) {
 		snprintf(tmp, sizeof(tmp), "%s_new_%d_%d", PM_PIN_DIR, (int)getpid(), i);
-		snprintf(old, sizeof(old), "%s_old_%d_%d", PM_PIN_DIR, (int)getpid(), i);
 		made = !mkdir(tmp, 0700);
 		if (!made && errno != EEXIST)
 			break;
 	}
-	if (!made || !access(old, F_OK)) {
+	if (!made) {
 		rc = pm_refuse(EXIT_BPF, "cannot create %s: %s", tmp, strerror(errno));
 		goto out;
 	}
@@ -636,27 +807,44 @@ static int load_new(const struct pm_policy *pol)
 		int pfd = bpf_program__fd(bpf_object__find_program_by_name(obj, prog_names[i]));
 
 		err = pin_prog_link(tmp, i, pfd, -1);
-		if (!err && (need & (1U << i)))
-			err = attach_hook(tmp, i, pfd);
+		if (!err && (need & (1U << i))) {
+			lfd[i] = bpf_link_create(pfd, 0, BPF_LSM_MAC, NULL);
+			err = lfd[i] < 0 ? -errno : 0;
+		}
 	}
+	if (!err && test_fail("attached"))
+		raise(SIGKILL);
 	have_old = !access(PM_PIN_DIR, F_OK);
-	if (!err && have_old && rename(PM_PIN_DIR, old))
+	if (!err && (have_old ? exchange(tmp, PM_PIN_DIR) : rename(tmp, PM_PIN_DIR)))
 		err = -errno;
-	if (!err && rename(tmp, PM_PIN_DIR)) {
-		err = -errno;
-		/* put the old one back; if that fails too, it stays pinned aside */
-		if (have_old)
-			rename(old, PM_PIN_DIR);
+	if (!err && have_old) {
+		/* the old one is at tmp now: detached, kept until the check */
+		snprintf(l->old, sizeof(l->old), "%s", tmp);
+		l->was = detach_all(tmp);
+	}
+	for (int i = 0; !err && i < PM_NHOOKS; i++)
+		if (lfd[i] >= 0)
+			err = pin_prog_link(PM_PIN_DIR, i, -1, lfd[i]);
+	if (err && !access(PM_PIN_DIR, F_OK) && (!have_old || l->old[0])) {
+		/* pinning a link failed after the exchange: the old one back */
+		if (l->old[0]) {
+			reattach(l->old, l->was);
+			if (!exchange(l->old, PM_PIN_DIR))
+				l->old[0] = 0;
+		} else {
+			rename(PM_PIN_DIR, tmp);
+		}
 	}
 	if (err) {
 		pm_unpin_dir(tmp);
 		rc = pm_refuse(EXIT_BPF, "cannot pin the enforcer under %s: %s", PM_PIN_DIR,
 			       strerror(-err));
-	} else if (have_old) {
-		pm_unpin_dir(old);
 	}
 out:
 	/* Closes our fds; the pins keep programs, links and maps. */
+	for (int i = 0; i < PM_NHOOKS; i++)
+		if (lfd[i] >= 0)
+			close(lfd[i]);
 	bpf_object__close(obj);
 	return rc;
 }
@@ -695,18 +883,17 @@ static unsigned int hooks_wanted(struct pm_state *st, const struct pm_policy *po
 /*
  * The policy of a complete enforcer changed in place: hooks @pol needs
  * attached first, the policy map updated, hooks it no longer needs
- * detached after; opener records start before and stop after.
+ * detached after; opener records start before and stop after.  0, or -1
+ * and @why.
  */
-static int update(struct pm_state *st, const struct pm_policy *pol)
+static int update(struct pm_state *st, const struct pm_policy *pol, char *why, size_t n)
 {
 	unsigned int need = hooks_wanted(st, pol), have = 0;
 	struct pm_config c = st->cfg;
 	int cfd = st->map[PM_MAP_CONFIG], err = 0;
 	__u32 zero = 0;
 
-	for (int i = 0; i < PM_NHOOKS; i++)
-		if (st->link[i] >= 0)
-			have |= 1U << i;
+	have = st->linked;
 	/* The release hook before records, records before the policy. */
 	for (int i = PM_NHOOKS - 1; !err && i >= 0; i--)
 		if ((need & ~have) & (1U << i))
@@ -717,10 +904,14 @@ static int update(struct pm_state *st, const struct pm_policy *pol)
 		if (cfg_set(cfd, &c))
 			err = -errno;
 	}
-	if (err)
-		return pm_refuse(EXIT_BPF, "cannot attach: %s", strerror(-err));
-	if (bpf_map_update_elem(st->map[PM_MAP_POLICY], &zero, pol, BPF_ANY))
-		return pm_refuse(EXIT_BPF, "cannot update the policy: %s", strerror(errno));
+	if (err) {
+		snprintf(why, n, "cannot attach: %s", strerror(-err));
+		return -1;
+	}
+	if (bpf_map_update_elem(st->map[PM_MAP_POLICY], &zero, pol, BPF_ANY)) {
+		snprintf(why, n, "cannot update the policy: %s", strerror(errno));
+		return -1;
+	}
 	if (!(need & (1U << PM_HOOK_PERMISSION)))
 		detach_hook(PM_PIN_DIR, PM_HOOK_PERMISSION);
 	if (!(need & (1U << PM_HOOK_FREE))) {
@@ -738,28 +929,7 @@ static int update(struct pm_state *st, const struct pm_policy *pol)
 				break;
 		}
 	}
-	return EXIT_OK;
-}
-
-/* /proc/thread-self/stat's starttime: the programs' probe token. */
-static unsigned long long own_starttime(void)
-{
-	char buf[1024], *p;
-	unsigned long long v = 0;
-	FILE *f = fopen("/proc/thread-self/stat", "r");
-	size_t n;
-
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	p = strrchr(buf, ')');
-	/* after ") ": state is field 3, starttime field 22 */
-	if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-			&v) != 1)
-		v = 0;
-	return v;
+	return 0;
 }
 
 /* procmem's own cgroup-v2 path, "/" if none. */
@@ -790,34 +960,43 @@ static int self_verdict(const struct pm_levels *lv, int op)
 
 /*
  * The live self-check: procmem opens its own mem file read-write (and
- * writes nothing through it, if file_permission is attached) as the
- * probe thread.  The programs decide these accesses as any other, by
- * the policy of procmem's own scope, store the verdicts for it and
- * enforce none.  0 when every attached hook decided as the policy says;
- * else -1 and @why.
+ * writes nothing through it, if file_permission is attached), named to
+ * the programs by its inode number.  The programs decide these accesses
+ * as any other, by the policy of the scope they find procmem in, store
+ * the verdicts, that scope and the policy's generation for it and
+ * enforce none.  0 when every attached hook decided as that scope's
+ * levels in this policy say (st->probe_scope: the scope); else -1 and
+ * @why.
  */
 int pm_probe(struct pm_state *st, char *why, size_t n)
 {
 	const struct pm_levels *lv;
 	struct pm_config c;
-	char cg[256];
-	int fd, scope, cfd = st->map[PM_MAP_CONFIG];
+	struct stat sb;
+	int fd, path, scope, cfd = st->map[PM_MAP_CONFIG];
 	static const char *const vnames[] = { "not seen", "allowed", "denied", "would-deny" };
-	int nops = st->link[PM_HOOK_PERMISSION] >= 0 ? PM_NOPS : PM_WRITE;
+	int nops = (st->linked & (1U << PM_HOOK_PERMISSION)) ? PM_NOPS : PM_WRITE;
 	char buf[1];
 
 	if (cfd < 0 || !st->have_policy || cfg_get(cfd, &c)) {
 		snprintf(why, n, "no config or policy to probe");
 		return -1;
 	}
-	pm_own_cgroup(cg, sizeof(cg));
-	scope = pm_scope_of(&st->pol, cg);
-	lv = scope < 0 ? &st->pol.machine : &st->pol.ov[scope].lv;
+	/* O_PATH: no open for the hooks; it holds the inode the probe opens */
+	path = open("/proc/self/mem", O_PATH | O_CLOEXEC);
+	if (path < 0 || fstat(path, &sb)) {
+		snprintf(why, n, "cannot stat /proc/self/mem: %s", strerror(errno));
+		if (path >= 0)
+			close(path);
+		return -1;
+	}
 	memset(c.probe, 0, sizeof(c.probe));
-	c.probe_tid = (unsigned int)syscall(SYS_gettid);
-	c.probe_start = own_starttime();
-	if (!c.probe_start || cfg_set(cfd, &c)) {
+	c.probe_scope = -1;
+	c.probe_gen = 0;
+	c.probe_ino = sb.st_ino;
+	if (cfg_set(cfd, &c)) {
 		snprintf(why, n, "cannot set the probe");
+		close(path);
 		return -1;
 	}
 	fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
@@ -825,15 +1004,29 @@ int pm_probe(struct pm_state *st, char *why, size_t n)
 		nops = -1;
 	if (fd >= 0)
 		close(fd);
+	close(path);
 	cfg_get(cfd, &c);
-	c.probe_tid = 0;
-	c.probe_start = 0;
+	c.probe_ino = 0;
 	cfg_set(cfd, &c);
 	if (fd < 0 || nops < 0) {
 		snprintf(why, n, "the probe's own %s was refused: %s", fd < 0 ? "open" : "write",
 			 strerror(errno));
 		return -1;
 	}
+	scope = c.probe_scope;
+	if (c.probe[PM_OPEN_READ] && c.probe_gen != st->pol.gen) {
+		snprintf(why, n, "the programs decided by policy generation %u, not %u",
+			 c.probe_gen, st->pol.gen);
+		return -1;
+	}
+	if (c.probe[PM_OPEN_READ] && (scope < -1 || (scope >= st->pol.noverrides &&
+						     scope != PM_OVERRIDES_MAX))) {
+		snprintf(why, n, "the programs named scope %d of %d overrides", scope,
+			 st->pol.noverrides);
+		return -1;
+	}
+	lv = scope < 0 ? &st->pol.machine : scope == PM_OVERRIDES_MAX ? &st->pol.strictest :
+	     &st->pol.ov[scope].lv;
 	for (int o = 0; o < nops; o++) {
 		int want = self_verdict(lv, o);
 
@@ -844,6 +1037,7 @@ int pm_probe(struct pm_state *st, char *why, size_t n)
 			return -1;
 		}
 	}
+	st->probe_scope = scope;
 	return 0;
 }
 
@@ -864,7 +1058,7 @@ int pm_watch_allowed(int on)
 			st.cfg.flags |= PM_F_WATCH_ALLOWED;
 		else
 			st.cfg.flags &= ~PM_F_WATCH_ALLOWED;
-		if (on && st.link[PM_HOOK_PERMISSION] < 0)
+		if (on && !(st.linked & (1U << PM_HOOK_PERMISSION)))
 			rc = attach_hook(PM_PIN_DIR, PM_HOOK_PERMISSION, st.prog[PM_HOOK_PERMISSION]);
 		else
 			rc = 0;
@@ -878,39 +1072,106 @@ int pm_watch_allowed(int on)
 	return rc;
 }
 
+/* The self-check of what is pinned now: EXIT_OK, or a refusal's
+ * status with @why. */
+static int check(char *why, size_t n)
+{
+	struct pm_state st;
+	int rc = EXIT_OK;
+
+	if (pm_state_open(&st)) {
+		snprintf(why, n, "nothing is pinned under %s", PM_PIN_DIR);
+		rc = EXIT_NOT_ENFORCING;
+	} else if (st.degraded) {
+		snprintf(why, n, "the enforcer is incomplete (missing: %s)", st.missing);
+		rc = EXIT_NOT_ENFORCING;
+	} else if (pm_probe(&st, why, n)) {
+		rc = EXIT_NOT_ENFORCING;
+	}
+	pm_state_close(&st);
+	return rc;
+}
+
+/* A new enforcer with @p (a first load or a repair), checked: the one it
+ * replaced removed if the check passes, else put back. */
+static int load_checked(const struct pm_policy *p, char *why, size_t n, int say)
+{
+	struct loaded l;
+	int rc = load_new(p, &l);
+
+	if (rc)
+		return rc;
+	rc = check(why, n);
+	if (!rc && test_fail("check")) {
+		snprintf(why, n, "PROCMEM_TEST_FAIL=check");
+		rc = EXIT_NOT_ENFORCING;
+	}
+	if (!rc) {
+		if (l.old[0])
+			pm_unpin_dir(l.old);
+		return EXIT_OK;
+	}
+	if (l.old[0]) {		/* the enforcer it replaced, as it was */
+		reattach(l.old, l.was);
+		if (!exchange(l.old, PM_PIN_DIR)) {
+			pm_unpin_dir(l.old);
+			return say ? pm_refuse(rc, "self-check failed: %s: not enforcing the new policy; the previous enforcer is back as it was",
+					       why) : rc;
+		}
+	}
+	pm_unpin_dir(PM_PIN_DIR);
+	return say ? pm_refuse(rc, "self-check failed: %s: not enforcing; unloaded", why) : rc;
+}
+
 /*
  * Puts @pol in force: in place when the enforcer is complete, else a
- * new one (replacing a degraded one); then the probe.  A probe that
- * fails unloads everything.  Call with pm_lock() held.
+ * new one (replacing a degraded one); then the self-check.  A change
+ * whose check fails puts the previous policy back (in place, or by a
+ * repair): a working policy is never unloaded.  Call with pm_lock() held.
  */
 int pm_apply(const struct pm_policy *pol)
 {
 	struct pm_state st;
-	struct pm_policy p = *pol;
-	char why[256];
+	struct pm_policy p = *pol, prev;
+	char why[512], why2[512];
 	int rc;
 
 	pm_policy_finish(&p);
 	if (pm_bpffs())
 		return pm_refuse(EXIT_BPF, "cannot mount bpffs on /sys/fs/bpf: %s", strerror(errno));
-	if (!pm_state_open(&st) && !st.degraded) {
-		p.gen = st.pol.gen + 1;
-		rc = update(&st, &p);
-	} else {
-		p.gen = 1;
-		rc = load_new(&p);
-	}
-	pm_state_close(&st);
-	if (rc)
-		return rc;
+	pm_sweep();
 	if (pm_state_open(&st) || st.degraded) {
-		rc = pm_refuse(EXIT_NOT_ENFORCING, "the enforcer is incomplete after loading (missing: %s): not enforcing; unloaded",
-			       st.missing);
-	} else if (pm_probe(&st, why, sizeof(why))) {
-		rc = pm_refuse(EXIT_NOT_ENFORCING, "self-check failed: %s: not enforcing; unloaded", why);
+		/* nothing, or a degraded one: a new enforcer, its policy's gen on */
+		p.gen = st.have_policy ? st.pol.gen + 1 : 1;
+		pm_state_close(&st);
+		return load_checked(&p, why, sizeof(why), 1);
 	}
+	prev = st.pol;
+	p.gen = st.pol.gen + 1;
+	rc = update(&st, &p, why, sizeof(why));
 	pm_state_close(&st);
-	if (rc)
-		pm_unpin_dir(PM_PIN_DIR);
-	return rc;
+	if (!rc) {
+		rc = check(why, sizeof(why));
+		if (!rc && test_fail("check")) {
+			snprintf(why, sizeof(why), "PROCMEM_TEST_FAIL=check");
+			rc = EXIT_NOT_ENFORCING;
+		}
+		if (!rc)
+			return EXIT_OK;
+	}
+	/* the previous policy back, in place; else by a repair */
+	prev.gen = p.gen + 1;
+	rc = -1;
+	if (!pm_state_open(&st) && !st.degraded)
+		rc = update(&st, &prev, why2, sizeof(why2));
+	pm_state_close(&st);
+	if (!rc && !check(why2, sizeof(why2)))
+		return pm_refuse(EXIT_NOT_ENFORCING, "self-check failed: %s: not enforcing the new policy; the previous one is back in force",
+				 why);
+	prev.gen++;
+	if (!load_checked(&prev, why2, sizeof(why2), 0))
+		return pm_refuse(EXIT_NOT_ENFORCING, "self-check failed: %s: not enforcing the new policy; the previous one is back in force (repaired)",
+				 why);
+	return pm_refuse(EXIT_NOT_ENFORCING, "self-check failed: %s; the previous policy could not be put back either: %s",
+			 why, why2);
 }

@@ -6,7 +6,8 @@
  * policy model (policy.c), the command line's conventions (cli.c), JSON
  * output (output.c), /proc readers (procfs.c), the configuration
  * (config.c), the probes (probe.c), the compatibility matrix (matrix.c),
- * observed records (records.c), the enforcer's loader (loader.c) and the
+ * observed records (records.c), the enforcer's loader (loader.c),
+ * cgroup-v2 paths as the enforcer matches them (cgroup.c) and the
  * patched kernel's tracepoint (tracepoint.c).  Nothing below calls a
  * subcommand.
  */
@@ -34,7 +35,7 @@ enum {
 	EXIT_NO_BTF = 6,	/* no /sys/kernel/btf/vmlinux */
 	EXIT_NO_CGROUP = 7,	/* --cgroup path too deep or a bad name */
 	EXIT_BPF = 8,		/* loading, attaching or pinning failed */
-	EXIT_NOT_ENFORCING = 9,	/* the self-check failed: everything unloaded */
+	EXIT_NOT_ENFORCING = 9,	/* the self-check failed: the previous policy kept */
 	EXIT_LOCKDOWN = 10,	/* lockdown forbids what this kernel needs */
 	/* advise */
 	EXIT_ADV_BREAKS = 11,	/* the policy in force breaks something seen here */
@@ -191,16 +192,23 @@ extern const char *const pm_map_names[PM_NMAPS];
 extern const char *const pm_hook_names[PM_NHOOKS];
 extern int pm_verbose;		/* --verbose: libbpf's log with a refusal */
 
-/* What is pinned under PM_PIN_DIR (fds -1 where missing). */
+/*
+ * What is pinned under PM_PIN_DIR (fds -1 where missing).  Links are
+ * checked, never held: a link pin counts (bit in linked) when it is a
+ * BPF LSM link of the pinned program, and its fd is closed at once, so
+ * that unpinning detaches whoever else runs.
+ */
 struct pm_state {
 	int loaded;		/* PM_PIN_DIR exists */
-	int map[PM_NMAPS], prog[PM_NHOOKS], link[PM_NHOOKS];
+	int map[PM_NMAPS], prog[PM_NHOOKS];
+	unsigned int linked;	/* bit hook: attached by procmem's own link pin */
 	int have_cfg, have_policy;
 	struct pm_config cfg;
 	struct pm_policy pol;
 	unsigned long long mem_fops;	/* the programs' pm_mem_fops */
 	int degraded;		/* something the policy needs is missing */
 	char missing[320];	/* what, for the one line that says so */
+	int probe_scope;	/* after pm_probe(): the scope that decided it */
 };
 
 /* Prints "procmem: MSG" (after libbpf's log with --verbose); returns @rc. */
@@ -235,6 +243,8 @@ int pm_bpffs(void);
 /* Serialises procmem commands that change the enforcer; the fd, or -1. */
 int pm_lock(void);
 int pm_state_open(struct pm_state *st);		/* -1: nothing pinned */
+/* Removes what a killed load left (PM_PIN_DIR_new_*, _old_*); with the lock. */
+void pm_sweep(void);
 void pm_state_close(struct pm_state *st);
 int pm_counters(int fd, unsigned long long *sum);	/* PM_C_NR, all CPUs */
 int pm_probe(struct pm_state *st, char *why, size_t n);
@@ -247,6 +257,21 @@ int pm_path_split(const char *path, char (*comp)[PM_NAME_MAX]);
 void pm_path_join(const struct pm_override *ov, char *buf, size_t n);
 int pm_scope_of(const struct pm_policy *p, const char *path);
 void pm_own_cgroup(char *path, size_t n);
+
+/* ---- cgroup-v2 paths as the programs match them (cgroup.c) ---- */
+/* Is procmem in the initial cgroup namespace?  1, 0, -1 unknown. */
+int pm_initial_cgroupns(void);
+/*
+ * The path, relative to the cgroup-v2 root, that @path names: a path
+ * under a cgroup2 mount (the real root or a subtree of it, as systemd's
+ * hybrid layout or a container shows it) resolved through the mount's
+ * root; any other path taken as relative to the v2 root.  0 and @out,
+ * or -1 and @why.
+ */
+int pm_cgroup_resolve(const char *path, char *out, size_t n, char *why, size_t wn);
+/* Where a v2-root-relative path is on this machine (a mount of the v2
+ * root); 0, or -1 when no mount of the root is visible. */
+int pm_cgroup_dir(const char *rel, char *out, size_t n);
 
 /* The enforcer as procmem status and advise see it (loader.c). */
 struct enforcer {

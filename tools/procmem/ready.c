@@ -37,7 +37,10 @@
 /*
  * Every field bpf/procmem.bpf.c reads, by struct, with its spellings: a
  * field is there when the struct has a member (directly or in an
- * anonymous struct or union) of one of the names.  The same names as
+ * anonymous struct or union) of one of the names.  A struct spelt
+ * "?NAME" is an older kernel's flavour (6.1's struct kernel_cap_struct
+ * inside kernel_cap_t): its field is needed only where it exists.  The
+ * same names as
  * bpf/vmlinux.h (its ___old/___new flavours as "a|b"); tests/enforcer/
  * fields holds this list to the fields the objects relocate.
  */
@@ -57,7 +60,7 @@ static const struct need_field {
 	{ "task_struct", "pid" }, { "task_struct", "tgid" }, { "task_struct", "parent" },
 	{ "task_struct", "group_leader" }, { "task_struct", "pid_links" },
 	{ "task_struct", "thread_node" }, { "task_struct", "signal" },
-	{ "task_struct", "cgroups" }, { "task_struct", "start_boottime" },
+	{ "task_struct", "cgroups" }, { "task_struct", "cred" },
 	{ "task_struct", "comm" },
 	{ "signal_struct", "thread_head" },
 	{ "css_set", "dfl_cgrp" },
@@ -65,6 +68,10 @@ static const struct need_field {
 	{ "kernfs_node", "parent|__parent" }, { "kernfs_node", "name" },
 	{ "kernfs_node", "id" },
 	{ "new_utsname", "sysname" },
+	{ "cred", "uid" }, { "cred", "user_ns" }, { "cred", "cap_effective" },
+	{ "?kernel_cap_struct", "cap" },
+	{ "user_namespace", "parent" }, { "user_namespace", "level" },
+	{ "user_namespace", "owner" },
 };
 
 /* The hooks the programs attach to: BPF LSM's bpf_lsm_HOOK functions. */
@@ -231,7 +238,8 @@ static void find_all(const struct btf *btf, struct found *f)
 			continue;
 		if (btf_is_struct(t)) {
 			for (size_t i = 0; i < NFIELDS; i++)
-				if (!f->type[i] && !strcmp(name, need_fields[i].type))
+				if (!f->type[i] && !strcmp(name, need_fields[i].type +
+							   (need_fields[i].type[0] == '?')))
 					f->type[i] = (__s32)id;
 		} else if (btf_is_func(t) && !strncmp(name, "bpf_", 4)) {
 			if (!strcmp(name, "bpf_rdonly_cast"))
@@ -284,11 +292,14 @@ static int btf_check(const char *path, int *cast, char *why, size_t n)
 		const struct need_field *nf = &need_fields[i];
 		char sp[64];
 
-		if (!f.type[i]) {
+		if (!f.type[i] && nf->type[0] == '?') {
+			continue;
+		} else if (!f.type[i]) {
 			snprintf(what, sizeof(what), "struct %s", nf->type);
 		} else if (!has_field(btf, f.type[i], nf->fields)) {
 			spellings(nf->fields, sp, sizeof(sp));
-			snprintf(what, sizeof(what), "struct %s field %s", nf->type, sp);
+			snprintf(what, sizeof(what), "struct %s field %s",
+				 nf->type + (nf->type[0] == '?'), sp);
 		}
 	}
 	for (size_t i = 0; !what[0] && i < NHOOKS; i++)

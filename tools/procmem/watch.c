@@ -5,7 +5,11 @@
  * allowed accesses too, from a ring of their own) or, on the patched
  * kernel without the enforcer, from its tracepoint proc_mem_deny.
  * Events lost are reported per verdict: those a full ring dropped and
- * those over a uid's event rate.
+ * those over a bucket's event rate.  A watch holds the maps it reads and
+ * nothing else (no program, no link: procmem enforce --off detaches
+ * whatever watches), and ends when the enforcer it reads is unloaded or
+ * replaced.  An event names the scope that decided it by the policy of
+ * its generation: the watch keeps the last policies it saw.
  */
 #include "procmem.h"
 
@@ -21,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,13 +36,44 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+#define POLICIES	4	/* generations a watch remembers */
+
 struct watch {
 	int json;
 	long count, seen;
 	long long mono_to_real;		/* ns to add to a ktime */
-	struct pm_policy pol;		/* for the scope's path */
-	int have_policy;
+	int policy_fd;			/* the policy map, read again as it changes */
+	struct pm_policy pol[POLICIES];	/* the last ones seen, for the scope's path */
+	int npol, next;
 };
+
+/* Remembers the policy in force now, if it is a generation not seen. */
+static void policy_seen(struct watch *w)
+{
+	struct pm_policy *p = &w->pol[w->next];
+	__u32 zero = 0;
+
+	if (w->policy_fd < 0 || bpf_map_lookup_elem(w->policy_fd, &zero, p))
+		return;
+	for (int i = 0; i < w->npol; i++)
+		if (i != w->next && w->pol[i].gen == p->gen)
+			return;
+	w->next = (w->next + 1) % POLICIES;
+	if (w->npol < POLICIES)
+		w->npol++;
+}
+
+static const struct pm_policy *policy_of(struct watch *w, unsigned int gen)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < w->npol; i++)
+			if (w->pol[(w->next + POLICIES - 1 - i) % POLICIES].gen == gen)
+				return &w->pol[(w->next + POLICIES - 1 - i) % POLICIES];
+		if (!pass)
+			policy_seen(w);
+	}
+	return NULL;
+}
 
 static const char *const verdicts[] = { "allowed", "denied", "would-deny" };
 
@@ -51,6 +87,7 @@ static void text_str(const char *s, size_t n)
 struct access {
 	long long ts_ns;		/* CLOCK_MONOTONIC */
 	const char *op, *level, *verdict, *scope;
+	long long gen;			/* the policy's generation */
 	int permissive, tracer;
 	long long pid, tid, uid, target_pid, target_tid, cgroup;
 	const char *comm, *target_comm;
@@ -78,6 +115,7 @@ static void access_json(const struct access *a, const char *when, long long us)
 	pm_jset(o, "comm", pm_jstr(a->comm));
 	pm_jset(o, "cgroup", jnum(a->cgroup));
 	pm_jset(o, "scope", pm_jstr(a->scope));
+	pm_jset(o, "policy_gen", jnum(a->gen));
 	pm_jset(o, "target_pid", jnum(a->target_pid));
 	pm_jset(o, "target_tid", jnum(a->target_tid));
 	pm_jset(o, "target_comm", pm_jstr(a->target_comm));
@@ -115,7 +153,8 @@ static int on_event(void *ctx, void *data, size_t size)
 {
 	struct watch *w = ctx;
 	const struct pm_event *e = data;
-	char comm[17], tcomm[17], scope[PM_DEPTH_MAX * PM_NAME_MAX + 1] = "machine";
+	char comm[17], tcomm[17], scope[PM_DEPTH_MAX * PM_NAME_MAX + 64] = "machine";
+	const struct pm_policy *pol;
 	struct access a;
 
 	/* libbpf 1.1 goes on after a positive return: stop printing. */
@@ -123,19 +162,21 @@ static int on_event(void *ctx, void *data, size_t size)
 		return 0;
 	snprintf(comm, sizeof(comm), "%.16s", e->comm);
 	snprintf(tcomm, sizeof(tcomm), "%.16s", e->target_comm);
+	pol = e->scope >= 0 && e->scope != PM_OVERRIDES_MAX ? policy_of(w, e->gen) : NULL;
 	if (e->scope == PM_OVERRIDES_MAX)
 		snprintf(scope, sizeof(scope), "strictest (cgroup too deep)");
-	else if (e->scope >= 0 && w->have_policy && e->scope < w->pol.noverrides)
-		pm_path_join(&w->pol.ov[e->scope], scope, sizeof(scope));
+	else if (pol && e->scope < pol->noverrides)
+		pm_path_join(&pol->ov[e->scope], scope, sizeof(scope));
 	else if (e->scope >= 0)
-		snprintf(scope, sizeof(scope), "override %d", e->scope);
+		snprintf(scope, sizeof(scope), "override %d of policy generation %u (no longer known)",
+			 e->scope, e->gen);
 	a = (struct access){
 		.ts_ns = (long long)e->ts_ns, .op = op_names[e->op % PM_NOPS],
 		.level = level_name((enum level)(e->level & 3)),
 		.verdict = verdicts[e->verdict % 3], .permissive = e->permissive,
 		.tracer = e->tracer, .pid = e->pid, .tid = e->tid, .uid = e->uid,
 		.target_pid = e->target_pid, .target_tid = e->target_tid,
-		.cgroup = (long long)e->cgroup_id, .scope = scope,
+		.cgroup = (long long)e->cgroup_id, .scope = scope, .gen = e->gen,
 		.comm = comm, .target_comm = tcomm,
 	};
 	print_access(w, &a);
@@ -210,7 +251,7 @@ static int tp_line(void *ctx, char *line)
 			.permissive = r.permissive, .tracer = r.tracer,
 			.pid = r.pid, .tid = -1, .uid = r.uid,
 			.target_pid = r.target_pid, .target_tid = -1,
-			.cgroup = -1, .scope = NULL,
+			.cgroup = -1, .scope = NULL, .gen = -1,
 			.comm = r.comm, .target_comm = r.target_comm,
 		};
 		print_access(w, &a);
@@ -294,12 +335,13 @@ static int parse_watch(int argc, char **argv, struct watch *w, int *all)
 
 int cmd_watch(int argc, char **argv)
 {
-	struct watch w = { 0 };
+	struct watch w = { .policy_fd = -1 };
 	struct ring_buffer *rb = NULL;
 	struct timespec mono, real;
 	struct pm_state st;
+	struct stat dir, now;
 	unsigned long long seen[PM_C_NR] = { 0 };
-	int all = 0, lfd, err = 0, rc;
+	int all = 0, lfd, err = 0, rc = EXIT_OK, fd[PM_NMAPS];
 
 	rc = parse_watch(argc, argv, &w, &all);
 	if (rc)
@@ -334,17 +376,27 @@ int cmd_watch(int argc, char **argv)
 		return pm_refuse(EXIT_NORUN, "cannot lock %s: %s", PM_PIN_DIR, strerror(err));
 	}
 	if (pm_state_open(&st) || st.map[PM_MAP_DENIALS] < 0 || st.map[PM_MAP_ACCESSES] < 0 ||
-	    st.map[PM_MAP_COUNTERS] < 0 || st.map[PM_MAP_CONFIG] < 0) {
+	    st.map[PM_MAP_COUNTERS] < 0 || st.map[PM_MAP_CONFIG] < 0 || fstat(lfd, &dir)) {
 		pm_state_close(&st);
 		close(lfd);
 		return pm_refuse(EXIT_NORUN, "cannot open the pinned maps: %s", strerror(errno));
 	}
-	w.pol = st.pol;
-	w.have_policy = st.have_policy;
+	/* the maps read, and nothing else: no program, no link held */
+	for (int i = 0; i < PM_NMAPS; i++) {
+		fd[i] = -1;
+		if (i == PM_MAP_DENIALS || i == PM_MAP_ACCESSES || i == PM_MAP_COUNTERS ||
+		    i == PM_MAP_POLICY) {
+			fd[i] = st.map[i];
+			st.map[i] = -1;
+		}
+	}
+	pm_state_close(&st);
+	w.policy_fd = fd[PM_MAP_POLICY];
+	policy_seen(&w);
 	/* nobody read the rings before: say what they lost first */
-	drops_since(&w, st.map[PM_MAP_COUNTERS], seen, 1);
-	rb = ring_buffer__new(st.map[PM_MAP_DENIALS], on_event, &w, NULL);
-	if (rb && all && ring_buffer__add(rb, st.map[PM_MAP_ACCESSES], on_event, &w))
+	drops_since(&w, fd[PM_MAP_COUNTERS], seen, 1);
+	rb = ring_buffer__new(fd[PM_MAP_DENIALS], on_event, &w, NULL);
+	if (rb && all && ring_buffer__add(rb, fd[PM_MAP_ACCESSES], on_event, &w))
 		err = -errno;
 	if (!rb || err || (all && pm_watch_allowed(1))) {
 		rc = pm_refuse(EXIT_NORUN, "cannot read the ring buffers: %s", strerror(errno));
@@ -357,7 +409,16 @@ int cmd_watch(int argc, char **argv)
 		if (err < 0 && err != -EINTR)
 			break;
 		err = 0;
-		drops_since(&w, st.map[PM_MAP_COUNTERS], seen, 0);
+		drops_since(&w, fd[PM_MAP_COUNTERS], seen, 0);
+		policy_seen(&w);
+		/* the enforcer unloaded (or replaced by a repair): nothing to read */
+		if (stat(PM_PIN_DIR, &now) || now.st_ino != dir.st_ino || now.st_dev != dir.st_dev) {
+			ring_buffer__poll(rb, 0);
+			fprintf(stderr, "procmem: watch: the enforcer it read was unloaded (%s %s)\n",
+				PM_PIN_DIR, access(PM_PIN_DIR, F_OK) ? "removed" : "replaced");
+			all = 0;	/* its wish went with it */
+			break;
+		}
 	}
 	if (err)
 		rc = pm_refuse(EXIT_NORUN, "ring buffer: %s", strerror(-err));
@@ -365,7 +426,9 @@ out:
 	if (all)
 		pm_watch_allowed(0);
 	ring_buffer__free(rb);
-	pm_state_close(&st);
+	for (int i = 0; i < PM_NMAPS; i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
 	close(lfd);
 	return rc;
 }

@@ -93,19 +93,23 @@ struct pm_opener {
  * The configuration (array map, one element), written by procmem.  (The
  * address of the kernel's proc_mem_operations, as the calibration program
  * saw it on procmem's own /proc/self/mem, is the programs' global
- * pm_mem_fops: no kallsyms, which kptr_restrict may hide.)  A probe
- * is an access by the thread (probe_tid, probe_start): decided as any
- * other, its verdicts stored in probe[], never enforced, counted or
- * reported.  Opener records are taken while PM_F_RECORD is set; one of
- * another epoch is void.
+ * pm_mem_fops: no kallsyms, which kptr_restrict may hide.)  A probe is
+ * procmem's access to its own mem file, named by its inode number
+ * (probe_ino; the accessor's mm must be the file's): no namespace changes
+ * an inode number as the programs see it, where a tid or a start time
+ * would differ in a pid or time namespace.  It is decided as any other
+ * access, its verdicts stored in probe[], the scope and the policy
+ * generation that decided it in probe_scope and probe_gen, never
+ * enforced, counted or reported.  Opener records are taken while
+ * PM_F_RECORD is set; one of another epoch is void.
  */
 struct pm_config {
-	unsigned long long probe_start;
-	unsigned int probe_tid;
+	unsigned long long probe_ino;
+	unsigned int probe_gen;		/* the policy's gen that decided the probe */
 	unsigned int flags;
 	unsigned int epoch;
 	unsigned char probe[PM_NOPS];	/* verdict + 1; 0: not seen */
-	unsigned char pad;
+	signed char probe_scope;	/* the scope that decided it, as pm_event.scope */
 	/* calibration (pm_calibrate): the inode to look for, and its f_op */
 	unsigned long long cal_ino;
 	unsigned long long cal_fops;
@@ -125,14 +129,23 @@ struct pm_config {
 /*
  * Events: denials and would-denies on one ring buffer, allowed accesses
  * (only while a watcher asks) on another, so allowed traffic never
- * pushes a denial out.  A uid other than 0 may put PM_RATE_BURST events
- * on the denial ring at once, refilled at PM_RATE_PER_S a second: one
- * user's refused opens cannot crowd out another's.
+ * pushes a denial out.  Denials are rate limited per bucket: a bucket
+ * may put PM_RATE_BURST events on the denial ring at once, refilled at
+ * PM_RATE_PER_S a second.  The bucket is the accessor's uid in the
+ * initial user namespace, or, for a task in a user namespace, the uid
+ * that owns the outermost user namespace above it: a user's subordinate
+ * uids all fall in that user's bucket.  A task with CAP_SYS_ADMIN in
+ * the initial user namespace is not limited.  Whatever the bucket has
+ * left, the first denial against each target process in
+ * PM_TARGET_INTERVAL_NS is reported with its target: junk denials cannot
+ * spend an attacker's allowance ahead of its real attempt on a victim.
  */
 #define PM_RINGBUF_SIZE	(256 * 1024)
 #define PM_RATE_BURST	64
 #define PM_RATE_PER_S	16
 #define PM_RATE_UIDS	4096
+#define PM_TARGETS_MAX	16384
+#define PM_TARGET_INTERVAL_NS	1000000000ULL
 
 struct pm_rate {
 	unsigned long long last_ns;	/* when tokens was last refilled */
@@ -145,9 +158,11 @@ struct pm_event {
 	unsigned long long cgroup_id;	/* accessor's cgroup */
 	unsigned int pid, tid, uid;	/* accessor (uid in the init userns) */
 	unsigned int target_pid, target_tid;	/* the task the file names */
-	short scope;			/* override index, -1: the machine's */
+	short scope;			/* override index of policy gen, -1: the machine's */
 	unsigned char op, level, verdict, tracer, permissive, pad;
 	char comm[16], target_comm[16];
+	unsigned int gen;		/* the policy's gen that decided */
+	unsigned int pad2;
 };
 
 #endif

@@ -41,6 +41,8 @@
 #define FMODE_WRITE	0x2
 #define PF_EXITING	0x4
 #define PROC_SUPER_MAGIC 0x9fa0
+#define CAP_SYS_ADMIN	21
+#define PM_USERNS_MAX	33	/* user namespace levels: 0 to 32 */
 #define PM_THREADS_MAX	4096	/* exited-leader rule: threads walked */
 
 char LICENSE[] SEC("license") = "GPL";
@@ -106,9 +108,17 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, PM_RATE_UIDS);
-	__type(key, __u32);		/* uid */
+	__type(key, __u32);		/* the bucket: rate_bucket() */
 	__type(value, struct pm_rate);
 } rate SEC(".maps");
+
+/* Target process (tgid) -> when a denial against it was last reported. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, PM_TARGETS_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} targets SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -443,32 +453,94 @@ struct check {
 	struct task_struct *task;	/* the task the file names */
 	int tracer;
 	short scope;
+	unsigned int gen;		/* the policy's */
 	int probe;			/* procmem's own probe access */
 };
 
 /*
- * Is current procmem's probing thread?  Its tid and its start time in
- * clock ticks (USER_HZ, 100), as /proc/thread-self/stat shows it.
+ * Is this procmem's probe: its own mem file (the inode procmem named),
+ * opened or written by a task on the file's mm?  Another process opening
+ * procmem's mem file is not on that mm, and no namespace changes what
+ * either side sees.
  */
-static __always_inline int is_probe(const struct pm_config *cfg, struct task_struct *cur)
+static __always_inline int is_probe(const struct pm_config *cfg, struct file *file,
+				    struct task_struct *cur, struct mm_struct *mm)
 {
-	return cfg->probe_tid && (__u32)bpf_get_current_pid_tgid() == cfg->probe_tid &&
-	       cur->start_boottime / (1000000000ULL / 100) == cfg->probe_start;
+	return cfg->probe_ino && file->f_inode->i_ino == cfg->probe_ino &&
+	       (__u64)cur->mm == (__u64)mm;
 }
 
-/* May the accessor's uid put one more event on the denial ring? */
-static int rate_ok(__u32 uid)
+struct ns_walk {
+	struct user_namespace *ns;
+};
+
+static long ns_up(__u32 i, void *data)
+{
+	struct ns_walk *w = data;
+	struct user_namespace *parent;
+
+	(void)i;
+	if (!w->ns || w->ns->level <= 1)
+		return 1;
+	parent = w->ns->parent;
+	if (!parent)
+		return 1;
+	w->ns = parent;
+	return 0;
+}
+
+/*
+ * The accessor's rate bucket, or -1 if it is not limited (CAP_SYS_ADMIN
+ * in the initial user namespace): its uid in the initial user
+ * namespace, or the owner of the outermost user namespace it is under,
+ * so that subordinate uids fall in their owner's bucket.
+ */
+static __s64 rate_bucket(struct task_struct *cur)
+{
+	const struct cred *cred = cur->cred;
+	struct ns_walk w;
+	__u32 caps;
+
+	if (!cred)
+		return 0;
+	w.ns = cred->user_ns;
+	if (!w.ns)
+		return cred->uid.val;
+	/* kernel_cap_t: { u64 val } from 6.3, { u32 cap[2] } up to 6.2 */
+	if (bpf_core_field_exists(struct kernel_cap_struct, cap))
+		caps = ((const struct cred___old *)cred)->cap_effective.cap[0];
+	else
+		caps = (__u32)cred->cap_effective.val;
+	if (w.ns->level == 0)
+		return caps & (1U << CAP_SYS_ADMIN) ? -1 : (__s64)cred->uid.val;
+	bpf_loop(PM_USERNS_MAX, ns_up, &w, 0);
+	return w.ns->owner.val;
+}
+
+/* Is this the first denial against process @tgid in the interval? */
+static int target_first(__u32 tgid, __u64 now)
+{
+	__u64 *last = bpf_map_lookup_elem(&targets, &tgid);
+
+	if (last && now - *last < PM_TARGET_INTERVAL_NS)
+		return 0;
+	bpf_map_update_elem(&targets, &tgid, &now, BPF_ANY);
+	return 1;
+}
+
+/* May @bucket put one more event on the denial ring? */
+static int rate_ok(__s64 bucket, __u64 now)
 {
 	struct pm_rate *r, init = { .tokens = PM_RATE_BURST - 1 };
-	__u64 now, add;
+	__u32 key = (__u32)bucket;
+	__u64 add;
 
-	if (!uid)
+	if (bucket < 0)
 		return 1;
-	now = bpf_ktime_get_ns();
-	r = bpf_map_lookup_elem(&rate, &uid);
+	r = bpf_map_lookup_elem(&rate, &key);
 	if (!r) {
 		init.last_ns = now;
-		bpf_map_update_elem(&rate, &uid, &init, BPF_NOEXIST);
+		bpf_map_update_elem(&rate, &key, &init, BPF_NOEXIST);
 		return 1;
 	}
 	add = (now - r->last_ns) * PM_RATE_PER_S / 1000000000ULL;
@@ -482,16 +554,17 @@ static int rate_ok(__u32 uid)
 	return 1;
 }
 
-static void emit(const struct check *c, int op, int verdict)
+static void emit(const struct check *c, struct task_struct *cur, int op, int verdict)
 {
 	struct task_struct *task = c->task;
 	struct pm_event *e;
 	__u32 uid = (__u32)bpf_get_current_uid_gid();
-	__u64 id, *tc;
+	__u64 id, *tc, now = bpf_ktime_get_ns();
 
 	if (verdict == PM_V_ALLOWED) {
 		e = bpf_ringbuf_reserve(&accesses, sizeof(*e), 0);
-	} else if (rate_ok(uid)) {
+	} else if ((task && target_first((__u32)RD(task, tgid), now)) ||
+		   rate_ok(rate_bucket(cur), now)) {
 		e = bpf_ringbuf_reserve(&denials, sizeof(*e), 0);
 	} else {
 		count(PM_C_LIMITED(verdict));
@@ -501,9 +574,11 @@ static void emit(const struct check *c, int op, int verdict)
 		count(PM_C_DROPPED(verdict));
 		return;
 	}
-	e->ts_ns = bpf_ktime_get_ns();
+	e->ts_ns = now;
 	e->cgroup_id = bpf_get_current_cgroup_id();
 	e->scope = c->scope;
+	e->gen = c->gen;
+	e->pad2 = 0;
 	id = bpf_get_current_pid_tgid();
 	e->pid = id >> 32;
 	e->tid = (__u32)id;
@@ -533,17 +608,20 @@ static void emit(const struct check *c, int op, int verdict)
 }
 
 /* Count and report one decision; the error to return. */
-static int decide(struct pm_config *cfg, const struct check *c, int op, int ok)
+static int decide(struct pm_config *cfg, const struct check *c, struct task_struct *cur,
+		  int op, int ok)
 {
 	int v = ok ? PM_V_ALLOWED : c->lv->permissive ? PM_V_WOULD_DENY : PM_V_DENIED;
 
 	if (c->probe) {
 		cfg->probe[op & 3] = v + 1;
+		cfg->probe_scope = (signed char)c->scope;
+		cfg->probe_gen = c->gen;
 		return 0;
 	}
 	count(PM_C_DECIDED(v, op));
 	if (v != PM_V_ALLOWED || (cfg->flags & PM_F_WATCH_ALLOWED))
-		emit(c, op, v);
+		emit(c, cur, op, v);
 	return v == PM_V_DENIED ? -EACCES : 0;
 }
 
@@ -570,7 +648,8 @@ static __noinline int open_check(struct file *file)
 		return 0;
 	cur = bpf_get_current_task_btf();
 	c.task = task;
-	c.probe = is_probe(cfg, cur);
+	c.probe = is_probe(cfg, file, cur, mm);
+	c.gen = pol->gen;
 	c.lv = scope_levels(pol, cur, &c.scope);
 	self_ok = (__u64)cur->mm == (__u64)mm;
 	lr = file->f_mode & FMODE_READ ? c.lv->level[PM_OPEN_READ] : PM_ALWAYS;
@@ -583,14 +662,14 @@ static __noinline int open_check(struct file *file)
 	rd = allowed(lr, self_ok, c.tracer);
 	wr = allowed(lw, self_ok, c.tracer);
 	if (c.probe) {			/* both verdicts, enforcing neither */
-		decide(cfg, &c, PM_OPEN_READ, rd);
-		decide(cfg, &c, PM_OPEN_WRITE, wr);
+		decide(cfg, &c, cur, PM_OPEN_READ, rd);
+		decide(cfg, &c, cur, PM_OPEN_WRITE, wr);
 	} else if (!rd) {		/* open_read refuses: open_write is not asked */
-		err = decide(cfg, &c, PM_OPEN_READ, 0);
+		err = decide(cfg, &c, cur, PM_OPEN_READ, 0);
 	} else if (!wr) {
-		err = decide(cfg, &c, PM_OPEN_WRITE, 0);
+		err = decide(cfg, &c, cur, PM_OPEN_WRITE, 0);
 	} else {
-		decide(cfg, &c, file->f_mode & FMODE_WRITE ? PM_OPEN_WRITE : PM_OPEN_READ, 1);
+		decide(cfg, &c, cur, file->f_mode & FMODE_WRITE ? PM_OPEN_WRITE : PM_OPEN_READ, 1);
 	}
 	if (err)
 		return err;
@@ -653,7 +732,8 @@ static __noinline int write_check(struct file *file)
 	if (!pol)
 		return 0;
 	cur = bpf_get_current_task_btf();
-	c.probe = is_probe(cfg, cur);
+	c.probe = is_probe(cfg, file, cur, mm);
+	c.gen = pol->gen;
 	c.lv = scope_levels(pol, cur, &c.scope);
 	c.task = file_task(file);
 	level = c.lv->level[PM_WRITE];
@@ -665,7 +745,7 @@ static __noinline int write_check(struct file *file)
 		self_ok = o && o->mm == (__u64)mm && o->cred == (__u64)file->f_cred &&
 			  o->epoch == cfg->epoch && (cfg->flags & PM_F_RECORD);
 	}
-	return decide(cfg, &c, PM_WRITE, allowed(level, self_ok, c.tracer));
+	return decide(cfg, &c, cur, PM_WRITE, allowed(level, self_ok, c.tracer));
 }
 
 /*

@@ -39,7 +39,36 @@ struct hlist_head {
 };
 
 struct file_operations;
-struct cred;
+
+typedef struct {
+	__u32 val;
+} kuid_t;
+
+struct user_namespace {
+	struct user_namespace *parent;
+	int level;
+	kuid_t owner;
+};
+
+/* cap_effective is kernel_cap_t: { u64 val } from 6.3, { u32 cap[2] }
+ * (struct kernel_cap_struct) before: two flavours of cred. */
+typedef struct {
+	__u64 val;
+} kernel_cap_t;
+
+struct cred {
+	kuid_t uid;
+	struct user_namespace *user_ns;
+	kernel_cap_t cap_effective;
+};
+
+struct kernel_cap_struct {
+	__u32 cap[2];
+};
+
+struct cred___old {
+	struct kernel_cap_struct cap_effective;
+};
 
 typedef struct {
 	int counter;
@@ -121,7 +150,7 @@ struct task_struct {
 	struct list_head thread_node;
 	struct signal_struct *signal;
 	struct css_set *cgroups;
-	unsigned long long start_boottime;
+	const struct cred *cred;
 	char comm[16];
 };
 
