@@ -8,7 +8,10 @@
  * /sys/fs/cgroup is a subtree of it (its mountinfo root is the
  * subtree's path).  Such a path is resolved through the mount's root;
  * in a cgroup namespace even that root is shown relative to the
- * namespace, so procmem enforce refuses --cgroup there.
+ * namespace, so procmem enforce refuses --cgroup there.  A relative
+ * path is relative to /sys/fs/cgroup; one that exists is taken
+ * canonical (realpath); one under no cgroup2 mount and not under
+ * /sys/fs/cgroup is taken as a path from the v2 root ("/system.slice").
  */
 #include "procmem.h"
 
@@ -99,7 +102,8 @@ static int longest(const char *root, const char *mnt, void *arg)
 	struct resolve *r = arg;
 	size_t n = under(r->path, mnt);
 
-	if (n != (size_t)-1 && (!r->found || n > r->best)) {
+	/* the longest mount point; among equals the last listed, the one on top */
+	if (n != (size_t)-1 && (!r->found || n >= r->best)) {
 		r->found = 1;
 		r->best = n;
 		snprintf(r->root, sizeof(r->root), "%s", root);
@@ -109,24 +113,30 @@ static int longest(const char *root, const char *mnt, void *arg)
 
 int pm_cgroup_resolve(const char *path, char *out, size_t n, char *why, size_t wn)
 {
-	struct resolve r = { .path = path };
+	char abs[PATH_MAX], canon[PATH_MAX];
+	struct resolve r = { .path = abs };
 	const char *rest;
 
-	if (path[0] != '/') {	/* relative: to the v2 root */
-		snprintf(out, n, "/%s", path);
-		return 0;
+	/* relative: to /sys/fs/cgroup, as the help says */
+	if ((size_t)snprintf(abs, sizeof(abs), "%s%s%s", path[0] == '/' ? "" : PM_CGROUP_ROOT,
+			     path[0] == '/' ? "" : "/", path) >= sizeof(abs)) {
+		snprintf(why, wn, "too long");
+		return -1;
 	}
+	/* a path that exists, canonical (symbolic links, "//") */
+	if (realpath(abs, canon))
+		snprintf(abs, sizeof(abs), "%s", canon);
 	each_cgroup2(longest, &r);
 	if (!r.found) {
-		if (under(path, PM_CGROUP_ROOT) != (size_t)-1) {
+		if (under(abs, PM_CGROUP_ROOT) != (size_t)-1) {
 			snprintf(why, wn, "under %s but not under a cgroup2 mount (cgroup v1 there?): name the path from the cgroup-v2 root",
 				 PM_CGROUP_ROOT);
 			return -1;
 		}
-		snprintf(out, n, "%s", path);	/* a path from the v2 root */
+		snprintf(out, n, "%s", abs);	/* a path from the v2 root */
 		return 0;
 	}
-	rest = path + r.best;
+	rest = abs + r.best;
 	if ((size_t)snprintf(out, n, "%s%s", strcmp(r.root, "/") ? r.root : "", rest) >= n) {
 		snprintf(why, wn, "too long");
 		return -1;

@@ -126,26 +126,6 @@ static int parse(int argc, char **argv, struct request *r, int in_config)
 	return EXIT_OK;
 }
 
-/* Is procmem in the initial pid namespace (NSpid: one pid)? */
-static int initial_pidns(void)
-{
-	char line[256];
-	int n = 1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	if (!f)
-		return 1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "NSpid:", 6)) {
-			n = 0;
-			for (char *t = strtok(line + 6, " \t\n"); t; t = strtok(NULL, " \t\n"))
-				n++;
-			break;
-		}
-	fclose(f);
-	return n == 1;
-}
-
 /* What can be checked without touching the enforcer: one line and a
  * status if the request cannot be honoured. */
 static int preflight(struct request *r)
@@ -156,8 +136,8 @@ static int preflight(struct request *r)
 
 	if (geteuid() != 0)
 		return pm_refuse(EXIT_NOT_ROOT, "enforce needs root (CAP_SYS_ADMIN and CAP_BPF)");
-	if (!initial_pidns())
-		return pm_refuse(EXIT_NOT_ENFORCING, "procmem runs in a pid namespace: its calibration cannot name its own thread to the programs; run it on the host");
+	if (!pm_initial_pidns())
+		return pm_refuse(EXIT_NOT_ENFORCING, "procmem runs in a pid namespace: it cannot name its own process to the programs (calibration, self-check); run it on the host");
 	/* enforcer_ready()'s checks, securityfs mounted first (ready.c) */
 	rc = pm_ready(why, sizeof(why), 1, &ready);
 	if (rc)

@@ -27,6 +27,7 @@
 #include "procmem_probe.skel.h"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <dirent.h>
 #include <errno.h>
@@ -310,6 +311,32 @@ static int link_check(const char *dir, int i, __u32 id)
 }
 
 /*
+ * Is @fd a map whose values (its BTF) have a member @name?  An enforcer
+ * pinned by another procmem version (an upgrade: the unit does not
+ * reload it) has other maps than this one's programs expect.
+ */
+static int map_has_member(int fd, const char *name)
+{
+	struct bpf_map_info mi;
+	__u32 len = sizeof(mi);
+	const struct btf_type *t;
+	struct btf *btf;
+	int found = 0;
+
+	memset(&mi, 0, sizeof(mi));
+	if (bpf_obj_get_info_by_fd(fd, &mi, &len) || !mi.btf_id)
+		return 0;
+	btf = btf__load_from_kernel_by_id(mi.btf_id);
+	if (!btf)
+		return 0;
+	t = btf__type_by_id(btf, mi.btf_value_type_id);
+	for (int i = 0; t && btf_is_struct(t) && i < btf_vlen(t); i++)
+		found |= !strcmp(btf__name_by_offset(btf, btf_members(t)[i].name_off), name);
+	btf__free(btf);
+	return found;
+}
+
+/*
  * Opens what is pinned under PM_PIN_DIR and says what is missing for
  * the policy it holds (st->degraded, st->missing): a pin that is not
  * procmem's (another program, a link of another program or type) is
@@ -354,6 +381,12 @@ int pm_state_open(struct pm_state *st)
 		else if (l < 0)
 			addf(st->missing, sizeof(st->missing), "%s%s (link: not procmem's)",
 			     pm_hook_names[i]);
+	}
+	if (st->map[PM_MAP_CONFIG] >= 0 && !map_has_member(st->map[PM_MAP_CONFIG], "probe_tgid")) {
+		addf(st->missing, sizeof(st->missing), "%s%s",
+		     "this procmem's programs (another version loaded these)");
+		close(st->map[PM_MAP_CONFIG]);
+		st->map[PM_MAP_CONFIG] = -1;
 	}
 	if (st->map[PM_MAP_CONFIG] >= 0 &&
 	    !bpf_map_lookup_elem(st->map[PM_MAP_CONFIG], &zero, &st->cfg))
@@ -491,7 +524,7 @@ int enforcer_read(struct enforcer *e)
 	const struct pm_levels *lv;
 	char why[256];
 	__u64 key, next;
-	int lock;
+	int lock, probed = 0;
 
 	memset(e, 0, sizeof(*e));
 	e->scope = -1;
@@ -515,14 +548,18 @@ int enforcer_read(struct enforcer *e)
 			close(lock);
 		return -1;
 	}
+	/* from a pid namespace procmem cannot name itself to the programs:
+	 * no live probe there, the pinned state alone */
 	if (st.degraded)
 		snprintf(e->error, sizeof(e->error), "degraded: missing %s", st.missing);
-	else if (pm_probe(&st, why, sizeof(why)))
+	else if (pm_initial_pidns() && pm_probe(&st, why, sizeof(why)))
 		snprintf(e->error, sizeof(e->error), "degraded: %s", why);
+	else
+		probed = pm_initial_pidns();
 	if (st.have_policy) {
 		/* the scope the programs decided procmem's probe by; without
 		 * a probe, the one procmem's cgroup path names */
-		if (!e->error[0]) {
+		if (probed) {
 			e->scope = st.probe_scope;
 		} else {
 			char cg[256];
@@ -720,20 +757,24 @@ static unsigned int detach_all(const char *dir)
 	return unlink_links(dir);
 }
 
-/* Attaches the hooks @was of @dir again, from its program pins. */
-static void reattach(const char *dir, unsigned int was)
+/* Attaches the hooks @was of @dir again, from its program pins; 0, or
+ * -1 if one could not be. */
+static int reattach(const char *dir, unsigned int was)
 {
+	int rc = 0;
+
 	for (int i = 0; i < PM_NHOOKS; i++) {
 		int pfd;
 
 		if (!(was & (1U << i)))
 			continue;
 		pfd = pin_get(dir, "prog_", pm_hook_names[i]);
-		if (pfd >= 0) {
-			attach_hook(dir, i, pfd);
+		if (pfd < 0 || attach_hook(dir, i, pfd))
+			rc = -1;
+		if (pfd >= 0)
 			close(pfd);
-		}
 	}
+	return rc;
 }
 
 static int exchange(const char *a, const char *b)
@@ -762,7 +803,7 @@ static int load_new(const struct pm_policy *pol, struct loaded *l)
 	unsigned int need = pm_hooks_needed(pol);
 	int lfd[PM_NHOOKS] = { -1, -1, -1 };
 	char tmp[128];
-	int rc = EXIT_OK, err = 0, have_old, made = 0;
+	int rc = EXIT_OK, err = 0, have_old, made = 0, placed;
 	__u32 zero = 0;
 
 	l->old[0] = 0;
@@ -817,23 +858,25 @@ static int load_new(const struct pm_policy *pol, struct loaded *l)
 	have_old = !access(PM_PIN_DIR, F_OK);
 	if (!err && (have_old ? exchange(tmp, PM_PIN_DIR) : rename(tmp, PM_PIN_DIR)))
 		err = -errno;
-	if (!err && have_old) {
-		/* the old one is at tmp now: detached, kept until the check */
+	placed = !err;
+	if (placed && have_old)		/* the old one is at tmp now, still attached */
 		snprintf(l->old, sizeof(l->old), "%s", tmp);
-		l->was = detach_all(tmp);
-	}
+	/* the new links pinned before the old ones go: a kill in between
+	 * leaves both attached (the stricter of the two), never neither */
 	for (int i = 0; !err && i < PM_NHOOKS; i++)
 		if (lfd[i] >= 0)
 			err = pin_prog_link(PM_PIN_DIR, i, -1, lfd[i]);
-	if (err && !access(PM_PIN_DIR, F_OK) && (!have_old || l->old[0])) {
-		/* pinning a link failed after the exchange: the old one back */
-		if (l->old[0]) {
-			reattach(l->old, l->was);
-			if (!exchange(l->old, PM_PIN_DIR))
-				l->old[0] = 0;
-		} else {
-			rename(PM_PIN_DIR, tmp);
+	if (!err && l->old[0])
+		l->was = detach_all(l->old);	/* kept, detached, until the check */
+	if (err && placed) {
+		/* pinning a link failed after the swap: the old one back in
+		 * place (still attached), the new one at tmp to be removed */
+		if (have_old ? exchange(l->old, PM_PIN_DIR) : rename(PM_PIN_DIR, tmp)) {
+			rc = pm_refuse(EXIT_BPF, "cannot pin the enforcer under %s, nor put the previous one back (it is at %s): %s",
+				       PM_PIN_DIR, l->old, strerror(-err));
+			goto out;
 		}
+		l->old[0] = 0;
 	}
 	if (err) {
 		pm_unpin_dir(tmp);
@@ -994,6 +1037,7 @@ int pm_probe(struct pm_state *st, char *why, size_t n)
 	c.probe_scope = -1;
 	c.probe_gen = 0;
 	c.probe_ino = sb.st_ino;
+	c.probe_tgid = (unsigned int)getpid();
 	if (cfg_set(cfd, &c)) {
 		snprintf(why, n, "cannot set the probe");
 		close(path);
@@ -1007,6 +1051,7 @@ int pm_probe(struct pm_state *st, char *why, size_t n)
 	close(path);
 	cfg_get(cfd, &c);
 	c.probe_ino = 0;
+	c.probe_tgid = 0;
 	cfg_set(cfd, &c);
 	if (fd < 0 || nops < 0) {
 		snprintf(why, n, "the probe's own %s was refused: %s", fd < 0 ? "open" : "write",
@@ -1112,12 +1157,17 @@ static int load_checked(const struct pm_policy *p, char *why, size_t n, int say)
 		return EXIT_OK;
 	}
 	if (l.old[0]) {		/* the enforcer it replaced, as it was */
-		reattach(l.old, l.was);
-		if (!exchange(l.old, PM_PIN_DIR)) {
-			pm_unpin_dir(l.old);
-			return say ? pm_refuse(rc, "self-check failed: %s: not enforcing the new policy; the previous enforcer is back as it was",
-					       why) : rc;
-		}
+		int back = reattach(l.old, l.was);
+
+		if (exchange(l.old, PM_PIN_DIR))
+			/* both stay attached (the stricter of the two) */
+			return pm_refuse(rc, "self-check failed: %s; the previous enforcer could not be put back in place (it is at %s, attached)",
+					 why, l.old);
+		pm_unpin_dir(l.old);	/* the new one, swapped out */
+		if (!say)
+			return rc;
+		return pm_refuse(rc, back ? "self-check failed: %s: not enforcing the new policy; the previous enforcer is back, but a hook of it could not be attached again (procmem enforce shows it degraded)" :
+				 "self-check failed: %s: not enforcing the new policy; the previous enforcer is back as it was", why);
 	}
 	pm_unpin_dir(PM_PIN_DIR);
 	return say ? pm_refuse(rc, "self-check failed: %s: not enforcing; unloaded", why) : rc;

@@ -135,3 +135,22 @@ int pm_mem_fd(int pid, int fd, char *link, int *target, int *task, int *gone)
 		return 0;
 	return 1;
 }
+
+int pm_initial_pidns(void)
+{
+	char line[256];
+	int n = 1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return 1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "NSpid:", 6)) {
+			n = 0;
+			for (char *t = strtok(line + 6, " \t\n"); t; t = strtok(NULL, " \t\n"))
+				n++;
+			break;
+		}
+	fclose(f);
+	return n == 1;
+}

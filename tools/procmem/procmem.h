@@ -172,6 +172,8 @@ void pm_json_print(struct json_object *o, int pretty);
 int pm_read_line(const char *path, char *buf, size_t n);
 /* /proc/PID/comm, "?" if unreadable. */
 void pm_read_comm(int pid, char *buf, size_t n);
+/* Is procmem in the initial pid namespace (NSpid: one pid)? */
+int pm_initial_pidns(void);
 /* TracerPid of @pid, 0 if none or unreadable. */
 int pm_tracer_of(int pid);
 /* The open flags of /proc/PID/fd/FD from fdinfo; 0, or -1 unreadable. */

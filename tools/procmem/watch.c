@@ -50,14 +50,15 @@ struct watch {
 /* Remembers the policy in force now, if it is a generation not seen. */
 static void policy_seen(struct watch *w)
 {
-	struct pm_policy *p = &w->pol[w->next];
+	static struct pm_policy p;
 	__u32 zero = 0;
 
-	if (w->policy_fd < 0 || bpf_map_lookup_elem(w->policy_fd, &zero, p))
+	if (w->policy_fd < 0 || bpf_map_lookup_elem(w->policy_fd, &zero, &p))
 		return;
 	for (int i = 0; i < w->npol; i++)
-		if (i != w->next && w->pol[i].gen == p->gen)
+		if (w->pol[i].gen == p.gen)
 			return;
+	w->pol[w->next] = p;
 	w->next = (w->next + 1) % POLICIES;
 	if (w->npol < POLICIES)
 		w->npol++;

@@ -95,9 +95,10 @@ struct pm_opener {
  * saw it on procmem's own /proc/self/mem, is the programs' global
  * pm_mem_fops: no kallsyms, which kptr_restrict may hide.)  A probe is
  * procmem's access to its own mem file, named by its inode number
- * (probe_ino; the accessor's mm must be the file's): no namespace changes
- * an inode number as the programs see it, where a tid or a start time
- * would differ in a pid or time namespace.  It is decided as any other
+ * (probe_ino) and procmem's pid (probe_tgid), the accessor on the file's
+ * mm: the inode number alone could be met again (proc inode numbers
+ * come from a 32-bit counter), and no time or cgroup namespace changes
+ * either (procmem refuses to probe from a pid namespace).  It is decided as any other
  * access, its verdicts stored in probe[], the scope and the policy
  * generation that decided it in probe_scope and probe_gen, never
  * enforced, counted or reported.  Opener records are taken while
@@ -114,7 +115,7 @@ struct pm_config {
 	unsigned long long cal_ino;
 	unsigned long long cal_fops;
 	unsigned int cal_tid;
-	unsigned int pad2;
+	unsigned int probe_tgid;	/* the probe's process, in the initial pid ns */
 };
 #define PM_F_RECORD		0x1	/* take opener records */
 #define PM_F_WATCH_ALLOWED	0x2	/* a watcher wants allowed accesses */
@@ -135,10 +136,12 @@ struct pm_config {
  * initial user namespace, or, for a task in a user namespace, the uid
  * that owns the outermost user namespace above it: a user's subordinate
  * uids all fall in that user's bucket.  A task with CAP_SYS_ADMIN in
- * the initial user namespace is not limited.  Whatever the bucket has
- * left, the first denial against each target process in
- * PM_TARGET_INTERVAL_NS is reported with its target: junk denials cannot
- * spend an attacker's allowance ahead of its real attempt on a victim.
+ * the initial user namespace is not limited.  The first denial against
+ * each target process in PM_TARGET_INTERVAL_NS spends an allowance of
+ * its own (the same burst and rate, per bucket): junk denials against a
+ * target cannot spend an attacker's allowance ahead of its real attempt
+ * on a victim, and rotating targets buys a bucket no more than twice its
+ * rate.
  */
 #define PM_RINGBUF_SIZE	(256 * 1024)
 #define PM_RATE_BURST	64
@@ -150,6 +153,7 @@ struct pm_config {
 struct pm_rate {
 	unsigned long long last_ns;	/* when tokens was last refilled */
 	unsigned long long tokens;
+	unsigned long long first;	/* for first denials against a target */
 };
 
 /* One open or write of a mem file (ring buffer record). */

@@ -459,14 +459,14 @@ struct check {
 
 /*
  * Is this procmem's probe: its own mem file (the inode procmem named),
- * opened or written by a task on the file's mm?  Another process opening
- * procmem's mem file is not on that mm, and no namespace changes what
- * either side sees.
+ * opened or written by procmem's process, on the file's mm?  Another
+ * process with a mem file of the same inode number is not procmem's.
  */
 static __always_inline int is_probe(const struct pm_config *cfg, struct file *file,
 				    struct task_struct *cur, struct mm_struct *mm)
 {
 	return cfg->probe_ino && file->f_inode->i_ino == cfg->probe_ino &&
+	       cfg->probe_tgid && (__u32)(bpf_get_current_pid_tgid() >> 32) == cfg->probe_tgid &&
 	       (__u64)cur->mm == (__u64)mm;
 }
 
@@ -528,10 +528,15 @@ static int target_first(__u32 tgid, __u64 now)
 	return 1;
 }
 
-/* May @bucket put one more event on the denial ring? */
-static int rate_ok(__s64 bucket, __u64 now)
+/*
+ * May @bucket put one more event on the denial ring?  @first: the first
+ * denial against its target in the interval, which spends the bucket's
+ * allowance of first denials (its own, so junk denials against one
+ * target never spend it) before the common one.
+ */
+static int rate_ok(__s64 bucket, __u64 now, int first)
 {
-	struct pm_rate *r, init = { .tokens = PM_RATE_BURST - 1 };
+	struct pm_rate *r, init = { .tokens = PM_RATE_BURST, .first = PM_RATE_BURST };
 	__u32 key = (__u32)bucket;
 	__u64 add;
 
@@ -540,13 +545,22 @@ static int rate_ok(__s64 bucket, __u64 now)
 	r = bpf_map_lookup_elem(&rate, &key);
 	if (!r) {
 		init.last_ns = now;
+		if (first)
+			init.first--;
+		else
+			init.tokens--;
 		bpf_map_update_elem(&rate, &key, &init, BPF_NOEXIST);
 		return 1;
 	}
 	add = (now - r->last_ns) * PM_RATE_PER_S / 1000000000ULL;
 	if (add) {
 		r->tokens = r->tokens + add > PM_RATE_BURST ? PM_RATE_BURST : r->tokens + add;
+		r->first = r->first + add > PM_RATE_BURST ? PM_RATE_BURST : r->first + add;
 		r->last_ns = now;
+	}
+	if (first && r->first) {
+		r->first--;
+		return 1;
 	}
 	if (!r->tokens)
 		return 0;
@@ -563,8 +577,8 @@ static void emit(const struct check *c, struct task_struct *cur, int op, int ver
 
 	if (verdict == PM_V_ALLOWED) {
 		e = bpf_ringbuf_reserve(&accesses, sizeof(*e), 0);
-	} else if ((task && target_first((__u32)RD(task, tgid), now)) ||
-		   rate_ok(rate_bucket(cur), now)) {
+	} else if (rate_ok(rate_bucket(cur), now,
+			   task && target_first((__u32)RD(task, tgid), now))) {
 		e = bpf_ringbuf_reserve(&denials, sizeof(*e), 0);
 	} else {
 		count(PM_C_LIMITED(verdict));
