@@ -19,10 +19,10 @@
 # (kernel/patches/7.2/upstream.series), on upstream-7.2 at always, self,
 # never and an unknown value, which keeps the Kconfig default: ptrace
 # since 7.1, so that boot is the ptrace one and checks the default too.
-# Then the v4 fixes of its selftests: they skip where the level cannot
-# be measured even if the command line names one (Debian's 7.2 under
-# Yama's ptrace_scope 3), and take the last of two force_override= words,
-# as the kernel does.
+# On both versions, the v4 fixes of its selftests: they skip where the
+# level cannot be measured even if the command line names one (Debian's
+# own kernel of the version under Yama's ptrace_scope 3), and take the
+# last of two force_override= words, as the kernel does.
 # Where stock 7.2 (Debian's binary, debian-7.2) fails proc-mem-exited-task
 # at its default is tests/kernel/kselftest.sh --linux 7.2's.
 set -eu
@@ -96,29 +96,28 @@ boot "$k, force_override=bogus: the Kconfig default, $default" $k \
 	$t/proc-mem-force-self 2>&1 | grep -q 'proc_mem.force_override=$default\$' || st=1
 	tests/conformance/force-level $default || st=1
 	exit \$st"
-if [ $ver = 7.2 ]; then
-	# Where the level cannot be measured, the selftests skip, even when
-	# the command line names one (v3 asserted the named level first and
-	# failed): Debian's 7.2 (it has Yama) at ptrace_scope 3, no ptrace.
-	boot "debian-7.2, Yama ptrace_scope=3, force_override=ptrace named: the selftests skip, none fails" \
-		debian-7.2 proc_mem.force_override=ptrace sh -c "
-		sysctl -qw kernel.yama.ptrace_scope=3 || exit 1
-		$t/proc-mem-exited-task >/tmp/e 2>&1; $t/proc-mem-force-self >/tmp/f 2>&1
-		cat /tmp/e /tmp/f | grep -E '^(not )?ok' | sed 's/^/# /'
-		! grep -q '^not ok' /tmp/e /tmp/f && grep -q '^ok .*# SKIP' /tmp/e && grep -q '^ok .*# SKIP' /tmp/f"
-	# The kernel applies the last proc_mem.force_override= (a boot
-	# loader's default, then an override); so must the selftests.
-	boot "upstream-7.2, force_override=always then =ptrace: the selftests take the last word" upstream-7.2 \
-		"proc_mem.force_override=always proc_mem.force_override=ptrace" sh -c "
-		st=0
-		$t/proc-mem-exited-task || st=1
-		$t/proc-mem-force-self 2>&1 | grep -q 'proc_mem.force_override=ptrace\$' || st=1
-		tests/conformance/force-level ptrace || st=1
-		exit \$st"
-	# 7.2's stock is Debian's own binary: tests/kernel/kselftest.sh
-	# --linux 7.2 holds it to the exited-task failure.
-	exit $st
-fi
+# Where the level cannot be measured, the selftests skip, even when the
+# command line names one (v3 asserted the named level first and failed):
+# Debian's own kernel of this version (it has Yama) at ptrace_scope 3.
+uk=$k
+boot "debian-$ver, Yama ptrace_scope=3, force_override=ptrace named: the selftests skip, none fails" \
+	debian-$ver proc_mem.force_override=ptrace sh -c "
+	sysctl -qw kernel.yama.ptrace_scope=3 || exit 1
+	$t/proc-mem-exited-task >/tmp/e 2>&1; $t/proc-mem-force-self >/tmp/f 2>&1
+	cat /tmp/e /tmp/f | grep -E '^(not )?ok' | sed 's/^/# /'
+	! grep -q '^not ok' /tmp/e /tmp/f && grep -q '^ok .*# SKIP' /tmp/e && grep -q '^ok .*# SKIP' /tmp/f"
+# The kernel applies the last proc_mem.force_override= (a boot loader's
+# default, then an override); so must the selftests.
+boot "$uk, force_override=always then =ptrace: the selftests take the last word" $uk \
+	"proc_mem.force_override=always proc_mem.force_override=ptrace" sh -c "
+	st=0
+	$t/proc-mem-exited-task || st=1
+	$t/proc-mem-force-self 2>&1 | grep -q 'proc_mem.force_override=ptrace\$' || st=1
+	tests/conformance/force-level ptrace || st=1
+	exit \$st"
+# 7.2's stock is Debian's own binary: tests/kernel/kselftest.sh --linux
+# 7.2 holds it to the exited-task failure.
+[ $ver != 7.2 ] || exit $st
 # Stock: the bug patch 1 fixes, and no "self".
 boot "stock, force_override=ptrace: proc-mem-exited-task fails (patch 1 fixes it), proc-mem-force-self passes" \
 	stock proc_mem.force_override=ptrace sh -c "
