@@ -297,7 +297,7 @@ static int show(void)
 		printf("dropped:    denied %llu would-deny %llu allowed %llu (ring buffer full)\n",
 		       n[PM_C_DROPPED(PM_V_DENIED)], n[PM_C_DROPPED(PM_V_WOULD_DENY)],
 		       n[PM_C_DROPPED(PM_V_ALLOWED)]);
-		printf("limited:    denied %llu would-deny %llu (over a uid's event rate)\n",
+		printf("limited:    denied %llu would-deny %llu (over a bucket's event rate)\n",
 		       n[PM_C_LIMITED(PM_V_DENIED)], n[PM_C_LIMITED(PM_V_WOULD_DENY)]);
 		if (st.map[PM_MAP_FILES] >= 0)
 			for (int err = bpf_map_get_next_key(st.map[PM_MAP_FILES], NULL, &next); !err;

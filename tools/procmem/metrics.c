@@ -202,7 +202,7 @@ static void enforcer_metrics(FILE *f)
 		fprintf(f, "procmem_enforcer_events_dropped_total{verdict=\"%s\"} %llu\n",
 			verdict_names[v], n[PM_C_DROPPED(v)]);
 	family(f, "procmem_enforcer_events_limited_total", "counter",
-	       "Events the enforcer did not report: over a uid's event rate.");
+	       "Events the enforcer did not report: over a bucket's event rate (a uid, or a user namespace's owner).");
 	for (int v = PM_V_DENIED; v < PM_NVERDICTS; v++)
 		fprintf(f, "procmem_enforcer_events_limited_total{verdict=\"%s\"} %llu\n",
 			verdict_names[v], n[PM_C_LIMITED(v)]);

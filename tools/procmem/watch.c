@@ -186,7 +186,7 @@ static int on_event(void *ctx, void *data, size_t size)
 }
 
 /* Events lost since the last report, per verdict: @d dropped (ring
- * full), @l limited (over a uid's rate). */
+ * full), @l limited (over a bucket's rate). */
 static void report_drops(const struct watch *w, const unsigned long long *d,
 			 const unsigned long long *l, int before)
 {
@@ -205,7 +205,7 @@ static void report_drops(const struct watch *w, const unsigned long long *d,
 		pm_json_print(o, 0);
 	} else {
 		printf("dropped:   denied %llu would-deny %llu allowed %llu (ring buffer full), "
-		       "limited: denied %llu would-deny %llu (over a uid's event rate)%s\n",
+		       "limited: denied %llu would-deny %llu (over a bucket's event rate)%s\n",
 		       d[PM_V_DENIED], d[PM_V_WOULD_DENY], d[PM_V_ALLOWED],
 		       l[PM_V_DENIED], l[PM_V_WOULD_DENY],
 		       before ? " before this watch started" : "");

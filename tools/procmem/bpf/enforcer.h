@@ -123,7 +123,7 @@ struct pm_config {
 /* Counters (per-CPU array of __u64; procmem adds the CPUs up). */
 #define PM_C_DECIDED(v, op)	((v) * PM_NOPS + (op))	/* 0..8 */
 #define PM_C_DROPPED(v)		(9 + (v))	/* the ring buffer was full */
-#define PM_C_LIMITED(v)		(12 + (v))	/* over the uid's event rate */
+#define PM_C_LIMITED(v)		(12 + (v))	/* over the bucket's event rate */
 #define PM_C_FILES_FULL		15	/* opener not recorded: map full */
 #define PM_C_NR			16
 
