@@ -11,14 +11,17 @@
  * would_deny/OP in permissive mode); every other of the eight counters
  * must stay as it was.  TAP output, one line per row.
  *
- * - A force denial is counted once per read() or write() that failed with
- *   FOLL_FORCE withheld, whether or not FOLL_FORCE would have made it
- *   succeed: a write to a MAP_SHARED read-only mapping or to a read-only
- *   hugetlb page fails with EIO with FOLL_FORCE too, and counts (the
- *   series does not repeat mm/gup.c's check_vma_flags() to tell).  In
- *   permissive mode the access is retried with FOLL_FORCE, which on 7.x
- *   makes the hugetlb write succeed as stock's FOLL_FORCE does there
- *   (measured: EIO on 6.1 and 6.12, success on 7.2; hugetlb_forced()).
+ * - A force denial is counted once per read() or write() that failed for
+ *   want of FOLL_FORCE, and only then: enforcing, where the mapping lacks
+ *   the permission and FOLL_FORCE would have overridden it (the FOLL_FORCE
+ *   half of mm/gup.c's check_vma_flags()); permissive, where the retry
+ *   with FOLL_FORCE succeeded.  A write to a MAP_SHARED read-only mapping
+ *   and an access at an unmapped address fail with EIO with FOLL_FORCE
+ *   too: EIO in both modes, nothing counted.  A write to a private
+ *   read-only hugetlb page: FOLL_FORCE makes it succeed on 7.x, as
+ *   stock's does there (a force denial, and '+' in permissive mode),
+ *   while 6.x's gup refuses it either way (EIO, nothing counted; measured:
+ *   EIO on 6.1 and 6.12, success on 7.2; hugetlb_forced()).
  * - An O_RDWR open is checked for open_read, then open_write: refused, it
  *   is one denial, of the first refusing operation; in permissive mode one
  *   would-deny of each operation that would refuse.
@@ -47,6 +50,8 @@ enum kase {
 	WR_SHARED_MAYWRITE, /* write a MAP_SHARED PROT_READ mapping of an O_RDWR file */
 	WR_SHARED_RDONLY, /* the same of an O_RDONLY file (no VM_MAYWRITE) */
 	WR_HUGETLB_RO,	/* write a private read-only hugetlb page */
+	RD_UNMAPPED,	/* read an address no mapping covers */
+	WR_UNMAPPED,	/* write an address no mapping covers */
 };
 
 static const struct row {
@@ -62,11 +67,14 @@ static const struct row {
 	{ NULL, NULL, RD_PROT_NONE, "read a PROT_NONE page", 'I', '+', { "force", "force" } },
 	{ NULL, NULL, WR_SHARED_MAYWRITE,
 	  "write to a shared read-only mapping (VM_MAYWRITE, not COW)", 'I', 'I',
-	  { "force", "force" } },
+	  { NULL, NULL } },
 	{ NULL, NULL, WR_SHARED_RDONLY,
-	  "write to a shared mapping of a read-only file", 'I', 'I', { "force", "force" } },
+	  "write to a shared mapping of a read-only file", 'I', 'I', { NULL, NULL } },
+	/* 7.x: '+' when permissive, force counted both ways (row_counted()) */
 	{ NULL, NULL, WR_HUGETLB_RO,
-	  "write to a private read-only hugetlb page", 'I', 'I', { "force", "force" } },
+	  "write to a private read-only hugetlb page", 'I', 'I', { NULL, NULL } },
+	{ NULL, NULL, RD_UNMAPPED, "read an unmapped address", 'I', 'I', { NULL, NULL } },
+	{ NULL, NULL, WR_UNMAPPED, "write an unmapped address", 'I', 'I', { NULL, NULL } },
 	{ "open_write", "never", OPEN_RDWR,
 	  "O_RDWR open refused by open_write only", 'A', '+', { "open_write", "open_write" } },
 	{ "open_read", "never", OPEN_RDWR,
@@ -92,6 +100,8 @@ static bool hugetlb_forced(void)
 /* The operations @r counts in @permissive mode. */
 static const char *counted(const struct row *r, bool permissive)
 {
+	if (r->kase == WR_HUGETLB_RO && hugetlb_forced())
+		return "force";
 	return r->counted[permissive];
 }
 
@@ -196,6 +206,10 @@ static unsigned char *make_page(enum kase kase, const char **skip)
 		p = mmap(NULL, pagesz, PROT_READ, MAP_SHARED, fd, 0);
 		close(fd);
 		return p == MAP_FAILED ? NULL : p;
+	case RD_UNMAPPED:
+	case WR_UNMAPPED:
+		/* below mmap_min_addr (4096 at least): nothing can map it */
+		return (unsigned char *)(uintptr_t)pagesz;
 	case WR_HUGETLB_RO:
 		if (write_file("/proc/sys/vm/nr_hugepages", "1")) {
 			*skip = "no /proc/sys/vm/nr_hugepages";
@@ -221,11 +235,11 @@ static char run(enum kase kase, unsigned char *page)
 	int fd, err = 0;
 	ssize_t n;
 
-	fd = open("/proc/self/mem", (kase == RD_PROT_NONE ? O_RDONLY :
+	fd = open("/proc/self/mem", (kase == RD_PROT_NONE || kase == RD_UNMAPPED ? O_RDONLY :
 				     kase == OPEN_RDWR ? O_RDWR : O_WRONLY) | O_CLOEXEC);
 	if (fd < 0)
 		return errno == EACCES ? 'A' : 'E';
-	if (kase == RD_PROT_NONE) {
+	if (kase == RD_PROT_NONE || kase == RD_UNMAPPED) {
 		n = pread(fd, &byte, 1, (off_t)(uintptr_t)page);
 		if (n == 1 && byte != 0x22)
 			err = EBADMSG;
@@ -238,7 +252,8 @@ static char run(enum kase kase, unsigned char *page)
 		err = errno;
 	close(fd);
 	/* a write that said yes must have landed (the page is readable) */
-	if (!err && kase != OPEN_RDWR && kase != RD_PROT_NONE && *page != 0x5a)
+	if (!err && kase != OPEN_RDWR && kase != RD_PROT_NONE && kase != RD_UNMAPPED &&
+	    kase != WR_UNMAPPED && *page != 0x5a)
 		err = EBADMSG;
 	return !err ? '+' : err == EACCES ? 'A' : err == EIO ? 'I' :
 	       err == EBADMSG ? 'D' : 'E';

@@ -56,6 +56,8 @@ enum operation {
 	WR_DETACH,	/* tracer: open while attached, detach, write text */
 	WR_EXEC,	/* tracer: open while attached, the target execs, write */
 	WR_EXIT,	/* tracer: open while attached, the target exits, write */
+	RD_UNMAPPED,	/* read an address no mapping covers */
+	WR_UNMAPPED,	/* write an address no mapping covers */
 	NR_OPERATIONS
 };
 
@@ -73,6 +75,7 @@ enum operation {
  *           (PTRACE_SEIZE, left running and attached).
  * Columns are the operations in enum order:
  *   open_ro open_rw rd_rw wr_rw rd_none wr_ro wr_text wr_detach wr_exec wr_exit
+ *   rd_unmapped wr_unmapped
  *
  * deputy: the open is the parent's, so the open_* rows are the parent's
  * (open_read/open_write at self, ptrace and never refuse it).  The access
@@ -95,6 +98,12 @@ enum operation {
  * mm is gone, so there is nothing to decide and stock's answer holds at
  * every level: 0 bytes ('0', end of file: gdb takes it for "the process
  * is gone"), and no denial counted; only the open can be refused.
+ * rd_unmapped and wr_unmapped access an address below mmap_min_addr, which
+ * no mapping covers: EIO at every level, as on a stock kernel, where the
+ * open and the write level let the access happen ('A' where they refuse
+ * it).  FOLL_FORCE would not have cured it, so it is no force denial and
+ * nothing is counted.  Counting, in general: an outcome that differs from
+ * the "always" column's is one denial of PM_OP; an equal one is none.
  * A stock kernel has no `self`
  * level; its force_override=always|ptrace|never are held to the force
  * rows like ours.
@@ -103,23 +112,23 @@ static const struct {
 	const char *op, *level;
 	const char *outcome[NR_ACCESSORS];
 } expected[] = {
-	/*  policy                   self          tracer        parent        inherit       otheruid      deputy        tracerfd */
-	{ "open_read", "always",{ "+++++++---", "++++++++00", "+++++++---", "+++++++---", "AAAAAAA---", "+++++++---", "+++++++---" } },
-	{ "open_read", "self",  { "+++++++---", "++++++++00", "AAA+A++---", "+++++++---", "AAAAAAA---", "AAA+A++---", "+++++++---" } },
-	{ "open_read", "ptrace",{ "AAA+A++---", "++++++++00", "AAA+A++---", "AAA+A++---", "AAAAAAA---", "AAA+A++---", "+++++++---" } },
-	{ "open_read", "never", { "AAA+A++---", "AAA+A+++00", "AAA+A++---", "AAA+A++---", "AAAAAAA---", "AAA+A++---", "AAA+A++---" } },
-	{ "open_write","always",{ "+++++++---", "++++++++00", "+++++++---", "+++++++---", "AAAAAAA---", "+++++++---", "+++++++---" } },
-	{ "open_write","self",  { "+++++++---", "++++++++00", "+A+A+AA---", "+++++++---", "AAAAAAA---", "+A+A+AA---", "+++++++---" } },
-	{ "open_write","ptrace",{ "+A+A+AA---", "++++++++00", "+A+A+AA---", "+A+A+AA---", "AAAAAAA---", "+A+A+AA---", "+++++++---" } },
-	{ "open_write","never", { "+A+A+AA---", "+A+A+AAAAA", "+A+A+AA---", "+A+A+AA---", "AAAAAAA---", "+A+A+AA---", "+A+A+AA---" } },
-	{ "write",     "always",{ "+++++++---", "++++++++00", "+++++++---", "+++++++---", "AAAAAAA---", "+++++++---", "+++++++---" } },
-	{ "write",     "self",  { "+++++++---", "+++++++A00", "+++A+AA---", "+++A+AA---", "AAAAAAA---", "+++A+AA---", "+++++++---" } },
-	{ "write",     "ptrace",{ "+++A+AA---", "+++++++A00", "+++A+AA---", "+++A+AA---", "AAAAAAA---", "+++A+AA---", "+++A+AA---" } },
-	{ "write",     "never", { "+++A+AA---", "+++A+AAA00", "+++A+AA---", "+++A+AA---", "AAAAAAA---", "+++A+AA---", "+++A+AA---" } },
-	{ "force",     "always",{ "+++++++---", "++++++++00", "+++++++---", "+++++++---", "AAAAAAA---", "+++++++---", "+++++++---" } },
-	{ "force",     "self",  { "+++++++---", "+++++++I00", "++++III---", "++++III---", "AAAAAAA---", "++++III---", "+++++++---" } },
-	{ "force",     "ptrace",{ "++++III---", "+++++++I00", "++++III---", "++++III---", "AAAAAAA---", "++++III---", "++++III---" } },
-	{ "force",     "never", { "++++III---", "++++IIII00", "++++III---", "++++III---", "AAAAAAA---", "++++III---", "++++III---" } },
+	/*  policy                   self            tracer          parent          inherit         otheruid        deputy          tracerfd */
+	{ "open_read", "always",{ "+++++++---II", "++++++++00II", "+++++++---II", "+++++++---II", "AAAAAAA---AA", "+++++++---II", "+++++++---II" } },
+	{ "open_read", "self",  { "+++++++---II", "++++++++00II", "AAA+A++---AI", "+++++++---II", "AAAAAAA---AA", "AAA+A++---AI", "+++++++---II" } },
+	{ "open_read", "ptrace",{ "AAA+A++---AI", "++++++++00II", "AAA+A++---AI", "AAA+A++---AI", "AAAAAAA---AA", "AAA+A++---AI", "+++++++---II" } },
+	{ "open_read", "never", { "AAA+A++---AI", "AAA+A+++00AI", "AAA+A++---AI", "AAA+A++---AI", "AAAAAAA---AA", "AAA+A++---AI", "AAA+A++---AI" } },
+	{ "open_write","always",{ "+++++++---II", "++++++++00II", "+++++++---II", "+++++++---II", "AAAAAAA---AA", "+++++++---II", "+++++++---II" } },
+	{ "open_write","self",  { "+++++++---II", "++++++++00II", "+A+A+AA---IA", "+++++++---II", "AAAAAAA---AA", "+A+A+AA---IA", "+++++++---II" } },
+	{ "open_write","ptrace",{ "+A+A+AA---IA", "++++++++00II", "+A+A+AA---IA", "+A+A+AA---IA", "AAAAAAA---AA", "+A+A+AA---IA", "+++++++---II" } },
+	{ "open_write","never", { "+A+A+AA---IA", "+A+A+AAAAAIA", "+A+A+AA---IA", "+A+A+AA---IA", "AAAAAAA---AA", "+A+A+AA---IA", "+A+A+AA---IA" } },
+	{ "write",     "always",{ "+++++++---II", "++++++++00II", "+++++++---II", "+++++++---II", "AAAAAAA---AA", "+++++++---II", "+++++++---II" } },
+	{ "write",     "self",  { "+++++++---II", "+++++++A00II", "+++A+AA---IA", "+++A+AA---IA", "AAAAAAA---AA", "+++A+AA---IA", "+++++++---II" } },
+	{ "write",     "ptrace",{ "+++A+AA---IA", "+++++++A00II", "+++A+AA---IA", "+++A+AA---IA", "AAAAAAA---AA", "+++A+AA---IA", "+++A+AA---IA" } },
+	{ "write",     "never", { "+++A+AA---IA", "+++A+AAA00IA", "+++A+AA---IA", "+++A+AA---IA", "AAAAAAA---AA", "+++A+AA---IA", "+++A+AA---IA" } },
+	{ "force",     "always",{ "+++++++---II", "++++++++00II", "+++++++---II", "+++++++---II", "AAAAAAA---AA", "+++++++---II", "+++++++---II" } },
+	{ "force",     "self",  { "+++++++---II", "+++++++I00II", "++++III---II", "++++III---II", "AAAAAAA---AA", "++++III---II", "+++++++---II" } },
+	{ "force",     "ptrace",{ "++++III---II", "+++++++I00II", "++++III---II", "++++III---II", "AAAAAAA---AA", "++++III---II", "++++III---II" } },
+	{ "force",     "never", { "++++III---II", "++++IIII00II", "++++III---II", "++++III---II", "AAAAAAA---AA", "++++III---II", "++++III---II" } },
 };
 
 static const char *const accessor_names[NR_ACCESSORS] = {
@@ -128,7 +137,7 @@ static const char *const accessor_names[NR_ACCESSORS] = {
 
 static const char *const operation_names[NR_OPERATIONS] = {
 	"open_ro", "open_rw", "rd_rw", "wr_rw", "rd_none", "wr_ro", "wr_text",
-	"wr_detach", "wr_exec", "wr_exit",
+	"wr_detach", "wr_exec", "wr_exit", "rd_unmapped", "wr_unmapped",
 };
 
 #define RW_BYTE		0x11
@@ -221,7 +230,7 @@ static int open_mem(pid_t pid, int flags)
 }
 
 struct pages {
-	unsigned char *rw, *ro, *none, *text;
+	unsigned char *rw, *ro, *none, *text, *hole;
 };
 
 /* Flags of the fd an operation needs, 0 for the open-only operations. */
@@ -231,6 +240,7 @@ static int op_flags(enum operation op)
 	case OPEN_RO:
 	case RD_RW:
 	case RD_NONE:
+	case RD_UNMAPPED:
 		return O_RDONLY;
 	case OPEN_RW:
 		return O_RDWR;
@@ -249,6 +259,9 @@ static unsigned char *op_address(const struct pages *p, enum operation op)
 		return p->none;
 	case WR_RO:
 		return p->ro;
+	case RD_UNMAPPED:
+	case WR_UNMAPPED:
+		return p->hole;
 	default:
 		return p->text;
 	}
@@ -270,6 +283,7 @@ static int access_op(int fd, const struct pages *p, enum operation op)
 		return 0;
 	case RD_RW:
 	case RD_NONE:
+	case RD_UNMAPPED:
 		n = pread(fd, &byte, 1, (off_t)(uintptr_t)addr);
 		if (n != 1)
 			return n < 0 ? errno : n ? EBADMSG : ENODATA;
@@ -406,6 +420,8 @@ FIXTURE_SETUP(mem)
 	self->p.ro = map + pagesz;
 	self->p.none = map + 2 * pagesz;
 	self->p.text = (unsigned char *)target_text;
+	/* below mmap_min_addr (4096 at least): no mapping can cover it */
+	self->p.hole = (unsigned char *)(uintptr_t)pagesz;
 	memset(self->p.rw, RW_BYTE, pagesz);
 	memset(self->p.ro, RO_BYTE, pagesz);
 	memset(self->p.none, NONE_BYTE, pagesz);
@@ -569,7 +585,8 @@ static void run_case(struct __test_metadata *_metadata,
 	ASSERT_EQ(1, denials(permissive(), after));
 	for (i = 0; i < NR_POLICY_OPS; i++) {
 		long long want_n = !strcmp(policy_ops[i], policy_op) &&
-				   acc != OTHERUID && (deny == 'A' || deny == 'I');
+				   (deny == 'A' || deny == 'I') &&
+				   deny != expected_outcome(acc, op, "always");
 
 		EXPECT_EQ(want_n, after[i] - before[i]) {
 			TH_LOG("%s: %s%s/%s went %lld -> %lld, want +%lld",
@@ -590,5 +607,7 @@ TEST_F(mem, wr_text) { run_case(_metadata, self, variant->accessor, WR_TEXT); }
 TEST_F(mem, wr_detach) { run_case(_metadata, self, variant->accessor, WR_DETACH); }
 TEST_F(mem, wr_exec) { run_case(_metadata, self, variant->accessor, WR_EXEC); }
 TEST_F(mem, wr_exit) { run_case(_metadata, self, variant->accessor, WR_EXIT); }
+TEST_F(mem, rd_unmapped) { run_case(_metadata, self, variant->accessor, RD_UNMAPPED); }
+TEST_F(mem, wr_unmapped) { run_case(_metadata, self, variant->accessor, WR_UNMAPPED); }
 
 TEST_HARNESS_MAIN

@@ -20,6 +20,11 @@
 #     before it, is the baseline, compared without line numbers); a patch of
 #     tools/testing/selftests/DIR builds the programs it touches with the
 #     selftests' own Makefile, no warning at all.
+#   - after the last patch, fs/proc/mem_policy.o built with
+#     CONFIG_PROC_MEM_SYSCTL=n has every policy byte in
+#     .data..ro_after_init, and built with =y still the force level and
+#     the permissive flag as booted, which gates the FOLL_FORCE retry of
+#     permissive mode: no byte writable after init turns force back on;
 #     ccache as lab/build sets it (base directory: the temporary one).
 #     Sparse must really run: a kernel whose scripts/checker-valid.sh
 #     refuses the sparse installed (7.x wants __typeof_unqual__, which
@@ -181,6 +186,32 @@ for ver in ${SERIES_VERSIONS:-6.12 6.1 7.2}; do
 	done
 	if [ "$up" -gt 0 ] && [ "$prefix" -eq 0 ]; then
 		result 1 "$ver: the upstream submission ($up patches) applies alone to a fresh extract (not the start of series: unchecked)"
+	fi
+	# No byte that stays writable after init turns force back on.  With
+	# CONFIG_PROC_MEM_SYSCTL=n (the default) every byte that decides the
+	# policy is __ro_after_init; with =y the permissive flag and the
+	# runtime levels are writable, and the FOLL_FORCE retry of permissive
+	# mode also asks the flag's copy as booted, which stays __ro_after_init
+	# beside the force level (v3 had no such copy: its retry asked the
+	# writable flag alone, and this fails on it).
+	if [ $cfg -eq 0 ]; then
+		ro='[.]data[.][.]ro_after_init'
+		for opt in disable enable; do
+			rc=0
+			"$src/scripts/config" --file "$obj/.config" --$opt PROC_MEM_SYSCTL &&
+				kmake olddefconfig >/dev/null 2>&1 &&
+				kmake fs/proc/mem_policy.o >"$fresh/syms.log" 2>&1 &&
+				objdump -t "$obj/fs/proc/mem_policy.o" >"$fresh/syms" || rc=1
+			if [ $opt = disable ]; then
+				[ $rc -eq 0 ] && [ "$(grep -cE "$ro.* (proc_mem_force_level|proc_mem_permissive_boot|proc_mem_permissive|proc_mem_levels)\$" "$fresh/syms")" -eq 4 ] || rc=1
+				result $rc "$ver: CONFIG_PROC_MEM_SYSCTL=n: the levels and both permissive flags are __ro_after_init"
+			else
+				[ $rc -eq 0 ] && [ "$(grep -cE "$ro.* (proc_mem_force_level|proc_mem_permissive_boot)\$" "$fresh/syms")" -eq 2 ] &&
+					grep -E ' proc_mem_permissive$' "$fresh/syms" | grep -qv ro_after_init || rc=1
+				result $rc "$ver: CONFIG_PROC_MEM_SYSCTL=y: force and the permissive flag as booted stay __ro_after_init, the flag itself is writable"
+			fi
+			[ $rc -eq 0 ] || grep -E ' proc_mem_' "$fresh/syms" | sed 's/^/# /'
+		done
 	fi
 	# shellcheck disable=SC2013 # one file name per line, without spaces
 	for f in $(sed -n 's/^ create mode [0-7]* //p' "$dir"/0*.patch | sort -u); do

@@ -4,15 +4,22 @@
 # checkpatch clean, adds no boot parameter or sysctl and builds patch by
 # patch is tests/kernel/series.sh's.  Here:
 #   - its two selftests, built with the selftests' Makefile from Debian's
-#     tools/ with only the submission's selftest hunks applied, no warnings;
+#     tools/ with only the submission's selftest hunks applied, no warnings,
+#     and built again -m32 (gcc-multilib), no warnings: an address at or
+#     above 2 GiB, where a 32-bit process's pages are, needs a 64-bit off_t
+#     (without _FILE_OFFSET_BITS=64 every case fails with EINVAL there);
 #   - the upstream kernel (lab/build upstream) at proc_mem.force_override=
 #     ptrace, self and never, and at an unknown value (which keeps the
 #     Kconfig default, always, as stock's parser does), passes both
-#     selftests and the conformance table's force rows with gdb
+#     selftests (64-bit and -m32: the guest kernels run 32-bit programs)
+#     and the conformance table's force rows with gdb
 #     (tests/conformance/force-level);
 #   - the stock kernel fails each selftest where the submission changes
-#     something: proc-mem-exited-task at ptrace (the bug patch 1 fixes),
-#     proc-mem-force-self at "self" (a value stock does not know).
+#     something: proc-mem-exited-task at ptrace (the bug patch 1 fixes:
+#     the exited leader, the reaped thread and wineserver's tracer of a
+#     non-leader thread fail, a detached tracer and one of another mm get
+#     EIO as they must), proc-mem-force-self at "self" (a value stock does
+#     not know).
 # The full series' kernels and selftest are tests/kernel/kselftest.sh's.
 #
 # With --linux 7.2: the submission as sent upstream now, against 7.2
@@ -65,6 +72,16 @@ sed 's/^/# /' "$out/build.log"
 check "the upstream selftests build without warnings" \
 	sh -c "[ $rc -eq 0 ] && ! grep -q -i warning $out/build.log"
 [ "$rc" -eq 0 ] || exit 1
+mkdir -p "$out/m32"
+rc=0
+env -u CFLAGS -u LDFLAGS -u CC -u MAKEFLAGS -u MAKELEVEL -u MFLAGS \
+	make -B -C "$src/tools/testing/selftests/proc" OUTPUT="$out/m32" CC="gcc -m32" \
+	"$out/m32/proc-mem-exited-task" "$out/m32/proc-mem-force-self" \
+	>"$out/m32/build.log" 2>&1 || rc=$?
+sed 's/^/# /' "$out/m32/build.log"
+check "the upstream selftests build -m32 without warnings" \
+	sh -c "[ $rc -eq 0 ] && ! grep -q -i warning $out/m32/build.log && [ \"\$(od -An -tx1 -j4 -N1 $out/m32/proc-mem-force-self)\" = ' 01' ]"
+[ "$rc" -eq 0 ] || exit 1
 t=${out#"$(pwd)/"}
 
 boot() { # boot DESCRIPTION KERNEL CMDLINE GUEST-COMMAND...
@@ -81,18 +98,22 @@ else
 	k=upstream default=always levels="ptrace self never"
 fi
 for level in $levels; do
-	boot "$k, force_override=$level: selftests, force rows, gdb" $k \
+	boot "$k, force_override=$level: selftests (64-bit, -m32), force rows, gdb" $k \
 		"proc_mem.force_override=$level" sh -c "
 		st=0
 		$t/proc-mem-exited-task || st=1
 		$t/proc-mem-force-self || st=1
+		$t/m32/proc-mem-exited-task || st=1
+		$t/m32/proc-mem-force-self || st=1
 		tests/conformance/force-level $level || st=1
 		exit \$st"
 done
-boot "$k, force_override=bogus: the Kconfig default, $default" $k \
+boot "$k, force_override=bogus: the Kconfig default, $default (64-bit, -m32)" $k \
 	proc_mem.force_override=bogus sh -c "
 	st=0
 	$t/proc-mem-exited-task || st=1
+	$t/m32/proc-mem-exited-task || st=1
+	$t/m32/proc-mem-force-self 2>&1 | grep -q 'proc_mem.force_override=$default\$' || st=1
 	$t/proc-mem-force-self 2>&1 | grep -q 'proc_mem.force_override=$default\$' || st=1
 	tests/conformance/force-level $default || st=1
 	exit \$st"
@@ -125,6 +146,8 @@ boot "stock, force_override=ptrace: proc-mem-exited-task fails (patch 1 fixes it
 	$t/proc-mem-exited-task >/tmp/exited 2>&1 && { cat /tmp/exited; exit 1; }
 	grep -q '^not ok .* exited.leader\$' /tmp/exited &&
 	grep -q '^not ok .* exited.thread_reaped\$' /tmp/exited &&
+	grep -q '^not ok .* exited.thread_traced_leader_lives\$' /tmp/exited &&
+	grep -q '^ok .* exited.other_mm_traced\$' /tmp/exited &&
 	grep -q '^ok .* exited.leader_thread_detached\$' /tmp/exited"
 boot "stock, force_override=self: proc-mem-force-self fails (stock keeps always)" \
 	stock proc_mem.force_override=self sh -c "! $t/proc-mem-force-self >/dev/null 2>&1"

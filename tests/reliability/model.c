@@ -20,9 +20,11 @@
  * - force: FOLL_FORCE overrides a missing read or write permission when
  *   the mapping may get it (VM_MAYREAD/VM_MAYWRITE, not so for a shared
  *   read-only file mapping).  Withholding it from an access that then
- *   fails is one force denial whether or not FOLL_FORCE would have helped
- *   (series v3 does not repeat gup's checks to tell); in permissive mode
- *   the access is retried with it.
+ *   fails is one force denial only where FOLL_FORCE would have helped
+ *   (series v4): enforcing, the mapping may get the permission; in
+ *   permissive mode, the retry with FOLL_FORCE succeeded.  An access that
+ *   fails either way (a write to a shared read-only mapping) is EIO with
+ *   nothing counted, in both modes.
  */
 #include "model.h"
 
@@ -175,9 +177,11 @@ enum m_result m_run(struct m_state *s, const struct m_case *c)
 		if (writable)
 			return RES_OK;
 	}
+	if (!may)
+		return RES_EIO;	/* FOLL_FORCE would not cure it: no denial */
 	if (!allowed(s->level[M_FORCE], at_access) && !deny(s, M_FORCE))
 		return RES_EIO;
-	return may ? RES_OK : RES_EIO;
+	return RES_OK;
 }
 
 int m_sysctl_level(struct m_state *s, enum m_op op, const char *value)

@@ -265,6 +265,8 @@ static void print_sources_text(const struct config *c, const struct enforcer *e)
 		for (int o = 0; o < NOPS; o++)
 			printf(" %s %ld/%ld", op_names[o], c->denied[o][0], c->denied[o][1]);
 		printf(" (denied/would deny, before the probes)\n");
+		printf("            counts, not who: any process can raise them by refusing itself;"
+		       " the log names who\n");
 	}
 	print_enforcer_text(e);
 	printf("permissive: %s\n\n", c->permissive ? "yes: levels are logged, not enforced" : "no");
