@@ -3,7 +3,8 @@
 # package is the one apt serves today, the guest runs that package's kernel
 # and sees its /boot/config, loads its modules on demand, and passes the
 # command's status back; a bad kernel name is refused, and so is a 7.x the
-# archive no longer serves, in one line, leaving nothing in build/.  One
+# archive no longer serves, in one line, leaving nothing in build/; the
+# guest has every CPU lab/vm gave it (2).  One
 # boot per kernel: Debian 12's 6.1 and 6.12 (the host's apt), the newest
 # 7.2 and trixie-backports' default (the lab's own apt state, lab/archive).
 set -eu
@@ -11,7 +12,7 @@ set -eu
 mkdir -p build/results
 out=build/results/lab-debian.out
 echo "TAP version 13"
-echo "1..$((4 * 7 + 4))"
+echo "1..$((4 * 8 + 4))"
 # served PKG: PKG's version where lab/archive's suites serve it.
 served() { lab/archive apt-cache show --no-all-versions "$1" | sed -n 's/^Version: //p'; }
 # depends_image META VERSION: the linux-image-KVER that META=VERSION depends on.
@@ -50,6 +51,7 @@ for k in debian-latest debian-7.2 debian-6.12 debian-6.1; do
 	# shellcheck disable=SC2016 # expanded in the guest
 	lab/vm --kernel $k -- sh -c '
 		echo "release: $(uname -r)"
+		echo "cpus: $(nproc)"
 		test -s "/boot/config-$(uname -r)" && echo "config: $(grep -c ^CONFIG_ "/boot/config-$(uname -r)")"
 		mkdir /tmp/iso && mount -t iso9660 /dev/null /tmp/iso 2>/dev/null
 		grep -qw iso9660 /proc/filesystems && echo "autoload: iso9660"
@@ -72,6 +74,7 @@ for k in debian-latest debian-7.2 debian-6.12 debian-6.1; do
 	ok=0
 	grep -q '^autoload: iso9660$' $out && ok=1
 	result $((1 - ok)) "$k: the guest loads a module on demand from the package (isofs)"
+	is "$k: the guest has the 2 CPUs lab/vm gives it" "$(sed -n 's/^cpus: //p' $out)" 2
 done
 rc=0
 lab/vm --kernel debian-5.10 -- true >$out 2>&1 || rc=$?

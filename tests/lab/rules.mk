@@ -6,3 +6,5 @@ CHECKS += tests/lab/debian.sh
 CHECKS += tests/lab/demos.sh
 # make demo's enforcer step, run and its output checked.
 CHECKS += tests/lab/demo-enforce.sh
+# The guest kernels' .config as built: what kernel/config/ asks for is in it.
+CHECKS += tests/lab/config.sh
