@@ -151,6 +151,10 @@ verdict jit jit.log
 run 30 sh -c '[ -z "$0" ] || echo $$ >"$0/cgroup.procs"; exec "$@"' \
 	"${COMPAT_SUPERVISOR_CGROUP:-}" "$bin/supervisor" >supervisor.log
 verdict supervisor supervisor.log
+# wineserver's pattern: the tracer of one non-leader thread, the leader
+# alive, patches the target's text through /proc/PID/mem
+run 30 "$bin/wineserver" >wineserver.log
+verdict wineserver wineserver.log
 
 # the attacks
 run 30 sh "$here/ddexec.sh" "$bin/payload.bin" >ddexec.log

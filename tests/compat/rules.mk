@@ -2,7 +2,7 @@
 # in lab guests under every /proc/PID/mem level; see tests/compat/README.md.
 COMPAT := build/compat
 COMPAT_BINS := $(addprefix $(COMPAT)/,attack victim jit supervisor scantarget \
-	gdbtarget threads payload.bin)
+	gdbtarget threads wineserver payload.bin)
 BINS += $(COMPAT_BINS)
 CHECKS += tests/compat/check.sh
 DEMOS += tests/compat/show.sh
@@ -26,6 +26,9 @@ $(COMPAT)/supervisor: tests/compat/supervisor.c tests/lib/scm.c tests/lib/scm.h
 $(COMPAT)/victim $(COMPAT)/jit $(COMPAT)/scantarget: $(COMPAT)/%: tests/compat/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $<
+$(COMPAT)/wineserver: tests/compat/wineserver.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -pthread -o $@ $<
 
 .PHONY: matrix
 matrix: $(COMPAT_BINS)

@@ -12,6 +12,16 @@
  *                               leader exits (pthread_exit), the tracer
  *                               writes (must work at write=ptrace), detaches
  *                               and writes again (must fail with EACCES)
+ *   enforcer_helper wineserver  wineserver's pattern: a tracer of one
+ *                               non-leader thread only, the leader alive,
+ *                               opens /proc/PID/mem (the leader's) and
+ *                               writes (must work at ptrace: the tracer
+ *                               of any task on the file's mm); then it
+ *                               traces a task on another mm too and writes
+ *                               (must work: the walk passes that tracee),
+ *                               detaches the thread and writes again, a
+ *                               tracer of the other mm only (must fail
+ *                               with EACCES)
  *   enforcer_helper load SECONDS  for SECONDS, four workers open
  *                               /proc/PID/mem files and write through
  *                               them: the target's own, as its tracer,
@@ -140,6 +150,35 @@ static char leader_state(pid_t pid)
 	return p && p[1] == ' ' ? p[2] : '?';
 }
 
+/* The TracerPid of /proc/PID/task/TID/status: who traces that thread. */
+static int tracer_of(pid_t pid, pid_t tid)
+{
+	char path[64], line[128];
+	int t = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)pid, (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "TracerPid: %d", &t) == 1)
+			break;
+	fclose(f);
+	return t;
+}
+
+/* PTRACE_DETACH needs the tracee stopped. */
+static int detach(pid_t tid)
+{
+	if (ptrace(PTRACE_INTERRUPT, tid, 0, 0) || waitpid(tid, NULL, __WALL) != tid ||
+	    ptrace(PTRACE_DETACH, tid, 0, 0)) {
+		perror("PTRACE_DETACH");
+		return -1;
+	}
+	return 0;
+}
+
 static int leader(void)
 {
 	unsigned char b = 0x5a;
@@ -187,13 +226,8 @@ static int leader(void)
 			(int)tid, strerror(errno));
 		rc = 1;
 	}
-	/* PTRACE_DETACH needs the tracee stopped. */
-	if (ptrace(PTRACE_INTERRUPT, tid, 0, 0) ||
-	    waitpid(tid, NULL, __WALL) != tid ||
-	    ptrace(PTRACE_DETACH, tid, 0, 0)) {
-		perror("PTRACE_DETACH");
+	if (detach(tid))
 		return 2;
-	}
 	w = pwrite(fd, &b, 1, (off_t)(uintptr_t)&var);
 	if (w >= 0 || errno != EACCES) {
 		fprintf(stderr, "after detaching: write %s, want EACCES\n",
@@ -203,6 +237,101 @@ static int leader(void)
 	close(fd);
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
+	return rc;
+}
+
+/*
+ * wineserver attaches to one thread of a process, not necessarily its
+ * leader, and reads and writes the process through /proc/PID/mem while
+ * the leader lives: the tracer test passes for the tracer of any task
+ * that uses the file's mm.  A tracer of a task on another mm only does
+ * not pass.
+ */
+static int wineserver(void)
+{
+	unsigned char b = 0x5a;
+	pthread_t th;
+	pid_t child, other, tid;
+	char path[64];
+	int fd = -1, rc = 0;
+	ssize_t w;
+
+	if (pipe(ready))
+		return 2;
+	child = fork();
+	if (child == 0) {
+		if (pthread_create(&th, NULL, sleeper, NULL))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	other = fork();
+	if (other == 0) {
+		for (;;)
+			pause();
+	}
+	if (child < 0 || other < 0 || read(ready[0], &tid, sizeof(tid)) != sizeof(tid)) {
+		rc = 2;
+		goto out;
+	}
+	if (ptrace(PTRACE_SEIZE, tid, 0, 0)) {
+		perror("PTRACE_SEIZE");
+		rc = 2;
+		goto out;
+	}
+	if (tracer_of(child, child) != 0 || tracer_of(child, tid) != (int)getpid() ||
+	    leader_state(child) == 'Z') {
+		fprintf(stderr, "want the leader %d alive and untraced, thread %d traced by us\n",
+			(int)child, (int)tid);
+		rc = 2;
+		goto out;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)child);
+	fd = open(path, O_RDWR);
+	if (fd < 0) {
+		fprintf(stderr, "tracer of thread %d, leader alive: open %s: %s, want success\n",
+			(int)tid, path, strerror(errno));
+		rc = 1;
+		goto out;
+	}
+	w = pwrite(fd, &b, 1, (off_t)(uintptr_t)&var);
+	if (w != 1) {
+		fprintf(stderr, "tracer of thread %d, leader alive: write %s, want success\n",
+			(int)tid, w >= 0 ? "short" : strerror(errno));
+		rc = 1;
+	}
+	/* Another tracee, on another mm, first on our list of tracees. */
+	if (ptrace(PTRACE_SEIZE, other, 0, 0)) {
+		perror("PTRACE_SEIZE");
+		rc = 2;
+		goto out;
+	}
+	w = pwrite(fd, &b, 1, (off_t)(uintptr_t)&var);
+	if (w != 1) {
+		fprintf(stderr, "tracer of thread %d and of process %d: write %s, want success\n",
+			(int)tid, (int)other, w >= 0 ? "short" : strerror(errno));
+		rc = 1;
+	}
+	if (detach(tid)) {
+		rc = 2;
+		goto out;
+	}
+	w = pwrite(fd, &b, 1, (off_t)(uintptr_t)&var);
+	if (w >= 0 || errno != EACCES) {
+		fprintf(stderr, "tracer of process %d (another mm) only: write %s, want EACCES\n",
+			(int)other, w >= 0 ? "succeeded" : strerror(errno));
+		rc = 1;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	if (child > 0)
+		kill(child, SIGKILL);
+	if (other > 0)
+		kill(other, SIGKILL);
+	/* Both, and a thread still traced (its zombie is ours to reap). */
+	while (waitpid(-1, NULL, __WALL) > 0)
+		;
 	return rc;
 }
 
@@ -664,6 +793,8 @@ int main(int argc, char **argv)
 		return opens(atol(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "leader"))
 		return leader();
-	fprintf(stderr, "usage: enforcer_helper opens N | leader | load SECONDS | bench N [OBJ] | btf-rename IN OUT NAME... | links | foreign-link OBJ PATH | selfopen N | victim N PID | subuids N\n");
+	if (argc == 2 && !strcmp(argv[1], "wineserver"))
+		return wineserver();
+	fprintf(stderr, "usage: enforcer_helper opens N | leader | wineserver | load SECONDS | bench N [OBJ] | btf-rename IN OUT NAME... | links | foreign-link OBJ PATH | selfopen N | victim N PID | subuids N\n");
 	return 2;
 }

@@ -17,12 +17,13 @@
  * f_op the calibration program saw on procmem's own /proc/self/mem, so
  * kptr_restrict=2 (kallsyms all zeros) changes nothing.  Kernel
  * structures are read through BTF-typed pointers, which the verifier
- * checks and lockdown=confidentiality allows.  Two pointers must be
+ * checks and lockdown=confidentiality allows.  A few pointers must be
  * computed (container_of: the proc inode of an inode, the task of a pid
- * link, a kernfs name): PM_CAST does it with the bpf_rdonly_cast() kfunc
- * (6.2 and later) in the object built with -DPM_RDONLY_CAST, and with
- * bpf_probe_read_kernel() in the other, for 6.1, which lockdown=
- * confidentiality forbids (procmem refuses that pair with one line).
+ * link, a tracee on current's ptraced list, a kernfs name): PM_CAST does
+ * it with the bpf_rdonly_cast() kfunc (6.2 and later) in the object
+ * built with -DPM_RDONLY_CAST, and with bpf_probe_read_kernel() in the
+ * other, for 6.1, which lockdown=confidentiality forbids (procmem
+ * refuses that pair with one line).
  *
  * force (FOLL_FORCE) has no LSM hook: the stock kernel's
  * proc_mem.force_override covers it.
@@ -39,11 +40,10 @@
 #define MAY_WRITE	0x2
 #define FMODE_READ	0x1
 #define FMODE_WRITE	0x2
-#define PF_EXITING	0x4
 #define PROC_SUPER_MAGIC 0x9fa0
 #define CAP_SYS_ADMIN	21
 #define PM_USERNS_MAX	33	/* user namespace levels: 0 to 32 */
-#define PM_THREADS_MAX	4096	/* exited-leader rule: threads walked */
+#define PM_TRACEES_MAX	4096	/* the tracer test: tracees of current walked */
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -370,24 +370,22 @@ static struct task_struct *file_task(struct file *file)
 	return container_of_cast(first, struct task_struct, pid_links[PIDTYPE_PID]);
 }
 
-/* Is current the active ptracer of @t, and does @t use @mm? */
-static __always_inline int task_tracer(struct task_struct *t,
-				       struct task_struct *cur,
-				       struct mm_struct *mm)
-{
-	return RD(t, ptrace) && (__u64)RD(t, mm) == (__u64)mm &&
-	       (__u64)RD(t, parent) == (__u64)cur;
-}
-
 struct walk {
-	struct task_struct *cur;
-	struct mm_struct *mm;
-	__u64 head;
+	__u64 cur;			/* current, the tracer */
+	__u64 mm;			/* the file's */
+	__u64 head;			/* &cur->ptraced */
 	struct list_head *node;
 	int found;
 };
 
-static long walk_thread(__u32 i, void *data)
+/*
+ * One tracee of current's ptraced list.  The kernel walks the list under
+ * tasklist_lock, which a BPF program cannot take: here a tracee passes
+ * only while it is still current's (ptrace set, parent current) as well
+ * as on the list, so a list changed under the walk can lose a tracee
+ * (refused) but never lend one.
+ */
+static long walk_tracee(__u32 i, void *data)
 {
 	struct walk *w = data;
 	struct task_struct *t;
@@ -395,39 +393,38 @@ static long walk_thread(__u32 i, void *data)
 	(void)i;
 	if (!w->node || (__u64)w->node == w->head)
 		return 1;
-	t = container_of_cast(w->node, struct task_struct, thread_node);
-	if (task_tracer(t, w->cur, w->mm)) {
+	t = container_of_cast(w->node, struct task_struct, ptrace_entry);
+	if ((__u64)RD(t, mm) == w->mm && RD(t, ptrace) && (__u64)RD(t, parent) == w->cur) {
 		w->found = 1;
 		return 1;
 	}
-	w->node = RD(t, thread_node.next);
+	w->node = RD(t, ptrace_entry.next);
 	return 0;
 }
 
 /*
- * The tracer test T.  For an exited thread-group leader (no mm, still
- * named by /proc/PID/mem while its other threads run on) the tracer of
- * any thread of the group that uses @mm passes.  The walk is bounded by
- * PM_THREADS_MAX threads (bpf_loop): past that bound T fails, so a
- * larger group can only be refused, never wrongly allowed.
+ * The tracer test T, the kernel's proc_mem_traces_mm(): is current the
+ * active ptracer of any task that uses @mm, whichever task the file
+ * names?  One rule at all times: the tracer of the file's task, of
+ * another thread while the leader lives (wineserver traces one thread
+ * and writes through /proc/PID/mem), and of a thread left once the
+ * file's task is gone from @mm (an exited leader, a reaped thread).
+ * current's own list of tracees is walked (bpf_loop), at most
+ * PM_TRACEES_MAX of them: past that bound T fails, so a tracer of more
+ * tasks can only be refused, never wrongly allowed.  A caller that
+ * traces nobody walks nothing.
  */
-static int tracer_test(struct task_struct *task, struct task_struct *cur,
-		       struct mm_struct *mm)
+static int tracer_test(struct task_struct *cur, struct mm_struct *mm)
 {
-	struct signal_struct *sig;
-	struct walk w = { .cur = cur, .mm = mm };
+	struct walk w = { .cur = (__u64)cur, .mm = (__u64)mm };
 
-	if (!task)
+	if (!mm)
 		return 0;
-	if ((__u64)RD(task, group_leader) != (__u64)task ||
-	    !(RD(task, flags) & PF_EXITING) || RD(task, mm))
-		return task_tracer(task, cur, mm);
-	sig = RD(task, signal);
-	if (!sig)
+	w.head = (__u64)cur + bpf_core_field_offset(struct task_struct, ptraced);
+	w.node = cur->ptraced.next;
+	if (!w.node || (__u64)w.node == w.head)
 		return 0;
-	w.head = (__u64)sig + bpf_core_field_offset(struct signal_struct, thread_head);
-	w.node = RD(sig, thread_head.next);
-	bpf_loop(PM_THREADS_MAX, walk_thread, &w, 0);
+	bpf_loop(PM_TRACEES_MAX, walk_tracee, &w, 0);
 	return w.found;
 }
 
@@ -672,7 +669,7 @@ static __noinline int open_check(struct file *file)
 	c.tracer = 0;
 	if ((cfg->flags & PM_F_RECORD) || lr == PM_PTRACE || lw == PM_PTRACE ||
 	    (!self_ok && (lr == PM_SELF || lw == PM_SELF)))
-		c.tracer = tracer_test(task, cur, mm);
+		c.tracer = tracer_test(cur, mm);
 	rd = allowed(lr, self_ok, c.tracer);
 	wr = allowed(lw, self_ok, c.tracer);
 	if (c.probe) {			/* both verdicts, enforcing neither */
@@ -751,7 +748,7 @@ static __noinline int write_check(struct file *file)
 	c.lv = scope_levels(pol, cur, &c.scope);
 	c.task = file_task(file);
 	level = c.lv->level[PM_WRITE];
-	c.tracer = level == PM_SELF || level == PM_PTRACE ? tracer_test(c.task, cur, mm) : 0;
+	c.tracer = level == PM_SELF || level == PM_PTRACE ? tracer_test(cur, mm) : 0;
 	self_ok = 0;
 	if (level == PM_SELF && (__u64)cur->mm == (__u64)mm) {
 		key = (__u64)file;

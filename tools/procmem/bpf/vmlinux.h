@@ -134,21 +134,15 @@ struct proc_inode {
 	struct inode vfs_inode;
 };
 
-struct signal_struct {
-	struct list_head thread_head;
-};
-
 struct task_struct {
-	unsigned int flags;
 	unsigned int ptrace;
 	struct mm_struct *mm;
 	int pid;
 	int tgid;
 	struct task_struct *parent;
-	struct task_struct *group_leader;
+	struct list_head ptraced;	/* the tasks this one traces */
+	struct list_head ptrace_entry;	/* in its tracer's ptraced */
 	struct hlist_node pid_links[PIDTYPE_MAX];
-	struct list_head thread_node;
-	struct signal_struct *signal;
 	struct css_set *cgroups;
 	const struct cred *cred;
 	char comm[16];
