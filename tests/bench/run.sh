@@ -7,9 +7,10 @@
 # binary has another configuration, so it cannot be the baseline of a
 # ratio); measure the BPF enforcer on Debian's 6.12 and 7.2
 # (tests/enforcer/bench) and write docs/bench.md.
-#   BENCH_STOCK, BENCH_PATCHED, BENCH_UPSTREAM
+#   BENCH_STOCK, BENCH_PATCHED, BENCH_UPSTREAM, BENCH_DEFAULT
 #                               kernels for lab/vm (default stock, patched,
-#                               upstream)
+#                               upstream, patched-default: the series with
+#                               CONFIG_PROC_MEM_SYSCTL=n, its default)
 #   BENCH_ARGS                  procmem-bench run options (default -s 4 -r 3)
 #   BENCH_REUSE=1               no guests: rebuild the page from the results
 #   BENCH_OUT, BENCH_DOC        results (build/bench), page (docs/bench.md)
@@ -36,6 +37,9 @@ boot stock-always-2 "$s" "$p.force_override=always"
 boot stock-ptrace "$s" "$p.force_override=ptrace"
 boot stock-never "$s" "$p.force_override=never"
 boot new-always "$n" "$p.force_override=always"
+# The series as a distribution builds it by default (CONFIG_PROC_MEM_SYSCTL
+# at n, every level at its default): its open must be stock's.
+boot new-default "${BENCH_DEFAULT:-patched-default}" ""
 boot new-self "$n" "$p.force_override=self"
 boot new-ptrace "$n" "$p.force_override=ptrace"
 boot new-never "$n" "$p.force_override=never"
@@ -70,6 +74,7 @@ o=$out
 	"$bench" table -x 1 -i $((1 << shift)) -n tests/bench/notes \
 		"$o/stock-always.txt:$o/stock-always-2.txt:noise" \
 		"$o/stock-always.txt:$o/new-always.txt:always" \
+		"$o/stock-always.txt:$o/new-default.txt:default" \
 		"$o/stock-ptrace.txt:$o/new-self.txt:self" \
 		"$o/stock-ptrace.txt:$o/new-ptrace.txt:ptrace" \
 		"$o/stock-never.txt:$o/new-never.txt:never" \

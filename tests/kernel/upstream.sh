@@ -117,6 +117,10 @@ boot "$k, force_override=bogus: the Kconfig default, $default" $k \
 	$t/proc-mem-force-self 2>&1 | grep -q 'proc_mem.force_override=$default\$' || st=1
 	tests/conformance/force-level $default || st=1
 	exit \$st"
+# Where the level cannot be measured, the selftests skip, even when the
+# command line names one (v3 asserted the named level first and failed):
+# Debian's own kernel of this version (it has Yama) at ptrace_scope 3.
+uk=$k
 # 32-bit: every address of a 32-bit process's mappings lies above 2 GiB,
 # where the selftests need their 64-bit off_t (without it all of
 # proc-mem-force-self's cases fail with EINVAL: measured on Debian 12's
@@ -127,10 +131,6 @@ boot "debian-$ver at its default: proc-mem-force-self built -m32 passes" \
 	$t/m32/proc-mem-force-self >/tmp/m32 2>&1; st=\$?
 	grep -E '^(not )?ok' /tmp/m32 | sed 's/^/# /'
 	[ \$st -eq 0 ] && [ \$(grep -c '^ok ' /tmp/m32) -eq 12 ]"
-# Where the level cannot be measured, the selftests skip, even when the
-# command line names one (v3 asserted the named level first and failed):
-# Debian's own kernel of this version (it has Yama) at ptrace_scope 3.
-uk=$k
 boot "debian-$ver, Yama ptrace_scope=3, force_override=ptrace named: the selftests skip, none fails" \
 	debian-$ver proc_mem.force_override=ptrace sh -c "
 	sysctl -qw kernel.yama.ptrace_scope=3 || exit 1
