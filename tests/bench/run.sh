@@ -18,6 +18,9 @@ set -eu
 cd "$(dirname "$0")/../.."
 bench=tests/bench/procmem-bench out=${BENCH_OUT:-build/bench}
 shift=3 # guest time: 2^shift ns per instruction
+# One CPU: with two, -icount's guest time depends on how TCG interleaves
+# them, and two stock boots landed 0.6% apart (0.03% on one); the cost of an
+# operation is a count of instructions, which one CPU measures exactly.
 icount="-icount shift=$shift,sleep=off"
 mkdir -p "$out"
 
@@ -26,7 +29,7 @@ boot() {
 	[ "${BENCH_REUSE:-0}" = 0 ] || return 0
 	echo "bench: $1 ($2: ${3:-no parameters})" >&2
 	# shellcheck disable=SC2086 # BENCH_ARGS is split on purpose
-	lab/vm --kernel "$2" --cmdline "$3" --qemu "$icount" -- \
+	lab/vm --kernel "$2" --cmdline "$3" --smp 1 --qemu "$icount" -- \
 		"$bench" run -k "$2" ${BENCH_ARGS:--s 4 -r 3} >"$out/$1.txt" 2>"$out/$1.err" ||
 		{ cat "$out/$1.err" >&2; exit 1; }
 }
