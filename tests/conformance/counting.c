@@ -70,7 +70,7 @@ static const struct row {
 	  { NULL, NULL } },
 	{ NULL, NULL, WR_SHARED_RDONLY,
 	  "write to a shared mapping of a read-only file", 'I', 'I', { NULL, NULL } },
-	/* 7.x: '+' when permissive, force counted both ways (row_counted()) */
+	/* 7.x: '+' when permissive, force counted both ways (counted()) */
 	{ NULL, NULL, WR_HUGETLB_RO,
 	  "write to a private read-only hugetlb page", 'I', 'I', { NULL, NULL } },
 	{ NULL, NULL, RD_UNMAPPED, "read an unmapped address", 'I', 'I', { NULL, NULL } },
