@@ -77,7 +77,7 @@ o=$out
 	"$bench" table -x 1 -i $((1 << shift)) -n tests/bench/notes \
 		"$o/stock-always.txt:$o/stock-always-2.txt:noise" \
 		"$o/stock-always.txt:$o/new-always.txt:always" \
-		"$o/stock-always.txt:$o/new-default.txt:default" \
+		"$o/stock-always.txt:$o/new-default.txt:default:1.005" \
 		"$o/stock-ptrace.txt:$o/new-self.txt:self" \
 		"$o/stock-ptrace.txt:$o/new-ptrace.txt:ptrace" \
 		"$o/stock-never.txt:$o/new-never.txt:never" \

@@ -4,7 +4,7 @@ CHECKS += tests/kernel/series.sh
 # built by the selftests' Makefile of the patched tree into build/kselftest/
 # and run on the stock, patched and debug kernels, walking every level once.
 CHECKS += tests/kernel/kselftest.sh
-# The upstream submission alone (kernel/patches/6.12/upstream.series) on
+# The upstream submission alone on 6.12 (7.2's: tests/kernel/linux-7.2) on
 # the upstream kernel, its selftests and the force rows, and where stock
 # fails them.
 CHECKS += tests/kernel/upstream.sh
@@ -21,3 +21,8 @@ CHECKS += tests/kernel/corners.sh
 # upstream-7.2 at every force level.
 CHECKS += tests/kernel/linux-7.2
 FLAVOURS += upstream-7.2 patched-7.2
+# The series built as a distribution builds it by default
+# (CONFIG_PROC_MEM_SYSCTL=n): stock's path at "always", the policy's once
+# a boot parameter raises a level.
+CHECKS += tests/kernel/default-build
+FLAVOURS += patched-default

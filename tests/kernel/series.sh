@@ -22,9 +22,11 @@
 #     selftests' own Makefile, no warning at all.
 #   - after the last patch, fs/proc/mem_policy.o built with
 #     CONFIG_PROC_MEM_SYSCTL=n has every policy byte in
-#     .data..ro_after_init, and built with =y still the force level and
+#     .data..ro_after_init, and built with =y still the force level,
 #     the permissive flag as booted, which gates the FOLL_FORCE retry of
-#     permissive mode: no byte writable after init turns force back on;
+#     permissive mode, and the flags that send mem_open() and mem_rw()
+#     down stock's path: no byte writable after init turns force back on
+#     or skips the policy;
 #     ccache as lab/build sets it (base directory: the temporary one).
 #     Sparse must really run: a kernel whose scripts/checker-valid.sh
 #     refuses the sparse installed (7.x wants __typeof_unqual__, which
@@ -203,12 +205,12 @@ for ver in ${SERIES_VERSIONS:-6.12 6.1 7.2}; do
 				kmake fs/proc/mem_policy.o >"$fresh/syms.log" 2>&1 &&
 				objdump -t "$obj/fs/proc/mem_policy.o" >"$fresh/syms" || rc=1
 			if [ $opt = disable ]; then
-				[ $rc -eq 0 ] && [ "$(grep -cE "$ro.* (proc_mem_force_level|proc_mem_permissive_boot|proc_mem_permissive|proc_mem_levels)\$" "$fresh/syms")" -eq 4 ] || rc=1
-				result $rc "$ver: CONFIG_PROC_MEM_SYSCTL=n: the levels and both permissive flags are __ro_after_init"
+				[ $rc -eq 0 ] && [ "$(grep -cE "$ro.* (proc_mem_force_level|proc_mem_permissive_boot|proc_mem_permissive|proc_mem_levels|proc_mem_stock_open|proc_mem_stock_access)\$" "$fresh/syms")" -eq 6 ] || rc=1
+				result $rc "$ver: CONFIG_PROC_MEM_SYSCTL=n: the levels, both permissive flags and the stock-path flags are __ro_after_init"
 			else
-				[ $rc -eq 0 ] && [ "$(grep -cE "$ro.* (proc_mem_force_level|proc_mem_permissive_boot)\$" "$fresh/syms")" -eq 2 ] &&
+				[ $rc -eq 0 ] && [ "$(grep -cE "$ro.* (proc_mem_force_level|proc_mem_permissive_boot|proc_mem_stock_open|proc_mem_stock_access)\$" "$fresh/syms")" -eq 4 ] &&
 					grep -E ' proc_mem_permissive$' "$fresh/syms" | grep -qv ro_after_init || rc=1
-				result $rc "$ver: CONFIG_PROC_MEM_SYSCTL=y: force and the permissive flag as booted stay __ro_after_init, the flag itself is writable"
+				result $rc "$ver: CONFIG_PROC_MEM_SYSCTL=y: force, the permissive flag as booted and the stock-path flags stay __ro_after_init, the flag itself is writable"
 			fi
 			[ $rc -eq 0 ] || grep -E ' proc_mem_' "$fresh/syms" | sed 's/^/# /'
 		done
