@@ -7,10 +7,14 @@ BINS += $(COMPAT_BINS)
 CHECKS += tests/compat/check.sh
 DEMOS += tests/compat/show.sh
 
-# Debuggees: PIE, unoptimised, with debug info.
-$(COMPAT)/gdbtarget $(COMPAT)/threads: $(COMPAT)/%: tests/compat/%.c
+# Debuggees: PIE, unoptimised, with debug info.  The helpers shared with
+# other tests are in tests/lib (threads: thread.c).
+$(COMPAT)/gdbtarget: tests/compat/gdbtarget.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -O0 -g -fPIE -pie -pthread -o $@ $<
+$(COMPAT)/threads: tests/compat/threads.c tests/lib/thread.c tests/lib/thread.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -O0 -g -fPIE -pie -pthread -Itests/lib -o $@ $(filter %.c,$^)
 $(COMPAT)/payload.o: tests/compat/payload.S
 	@mkdir -p $(@D)
 	$(CC) -c -o $@ $<
@@ -20,15 +24,16 @@ $(COMPAT)/payload.bin: $(COMPAT)/payload.o
 $(COMPAT)/attack: tests/compat/attack.c tests/lib/scm.c tests/lib/scm.h $(COMPAT)/payload.o
 	$(CC) $(CFLAGS) -Itests/lib -o $@ $(filter-out %.h,$^)
 
-$(COMPAT)/supervisor: tests/compat/supervisor.c tests/lib/scm.c tests/lib/scm.h
+$(COMPAT)/supervisor: tests/compat/supervisor.c tests/lib/scm.c tests/lib/scm.h \
+		tests/lib/seccomp.c tests/lib/seccomp.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests/lib -o $@ $(filter %.c,$^)
 $(COMPAT)/victim $(COMPAT)/jit $(COMPAT)/scantarget: $(COMPAT)/%: tests/compat/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $<
-$(COMPAT)/wineserver: tests/compat/wineserver.c
+$(COMPAT)/wineserver: tests/compat/wineserver.c tests/lib/thread.c tests/lib/thread.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -pthread -o $@ $<
+	$(CC) $(CFLAGS) -pthread -Itests/lib -o $@ $(filter %.c,$^)
 
 .PHONY: matrix
 matrix: $(COMPAT_BINS)

@@ -7,13 +7,10 @@
  * Last line: "=> works: ..." when the answer came through, else "=> breaks". */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/filter.h>
 #include <linux/seccomp.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -21,30 +18,15 @@
 #include <unistd.h>
 
 #include "scm.h"
+#include "seccomp.h"
 
 #define REQUEST "ask:container-7"
 #define ANSWER "re:container-7"
 
-static int install_filter(void)
-{
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_uname, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-		return -1;
-	return (int)syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER,
-			    SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
-}
-
 static int child(int sock)
 {
 	struct utsname u;
-	int listener = install_filter();
+	int listener = seccomp_listen(__NR_uname);
 
 	if (listener < 0) {
 		perror("child: seccomp");

@@ -13,41 +13,25 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "thread.h"
+
 __attribute__((noinline)) int work(int n)
 {
 	return n * 2;
 }
 
+/* the leader has exited (a zombie), or its task is gone */
 static int leader_gone(void)
 {
-	char path[64], buf[256] = "";
-	FILE *f;
+	char state = task_state(getpid(), getpid());
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)getpid());
-	f = fopen(path, "r");
-	if (!f)
-		return 1;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	const char *p = strrchr(buf, ')');
-	return p && p[1] == ' ' && p[2] == 'Z';
+	return state == 'Z' || state == '?';
 }
 
-/* the TracerPid of /proc/self/status: who traces the calling thread */
+/* the TracerPid of the calling thread: who traces it */
 static int tracer(void)
 {
-	char line[128];
-	int pid = 0;
-	FILE *f = fopen("/proc/thread-self/status", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "TracerPid: %d", &pid) == 1)
-			break;
-	fclose(f);
-	return pid;
+	return task_tracer(getpid(), gettid());
 }
 
 static int waits = 500; /* times 10 ms: how long the worker waits for the leader */

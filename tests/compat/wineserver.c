@@ -17,15 +17,15 @@
  * Prints "=> works: ..." or "=> breaks: ..." last. */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ptrace.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "thread.h"
 
 /* The code written over answer(): return 2. */
 #if defined(__x86_64__)
@@ -46,51 +46,11 @@ static int (*volatile call)(void) = answer;
 
 static int ready[2], go[2], result[2];
 
-static void *worker(void *arg)
-{
-	pid_t tid = (pid_t)syscall(SYS_gettid);
-
-	(void)arg;
-	if (write(ready[1], &tid, sizeof(tid)) != sizeof(tid))
-		_exit(1);
-	for (;;)
-		pause();
-	return NULL;
-}
-
-/* The state letter of /proc/PID/task/TID/stat, and its TracerPid. */
-static char state(pid_t pid, pid_t tid, int *tracer)
-{
-	char path[64], buf[512], *p;
-	FILE *f;
-	size_t n;
-
-	*tracer = -1;
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)pid, (int)tid);
-	f = fopen(path, "r");
-	if (!f)
-		return '?';
-	while (fgets(buf, sizeof(buf), f))
-		if (sscanf(buf, "TracerPid: %d", tracer) == 1)
-			break;
-	fclose(f);
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
-	f = fopen(path, "r");
-	if (!f)
-		return '?';
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : '?';
-}
-
 int main(void)
 {
 	char path[64], why[160] = "";
 	int fd, got = 0, lt, wt, st;
 	pid_t target, tid;
-	pthread_t th;
 	char c = 'x', ls;
 	ssize_t w;
 
@@ -102,7 +62,7 @@ int main(void)
 	if (target == 0) {
 		int v;
 
-		if (pthread_create(&th, NULL, worker, NULL))
+		if (start_sleeper(ready[1]))	/* the worker */
 			_exit(1);
 		if (read(go[0], &c, 1) != 1)
 			_exit(1);
@@ -120,8 +80,9 @@ int main(void)
 		kill(target, SIGKILL);
 		return 0;
 	}
-	ls = state(target, target, &lt);
-	state(target, tid, &wt);
+	ls = task_state(target, target);
+	lt = task_tracer(target, target);
+	wt = task_tracer(target, tid);
 	printf("leader state %c tracer %d; worker tracer %d (us %d)\n", ls, lt, wt, (int)getpid());
 	if (ls == 'Z' || ls == '?' || lt != 0 || wt != (int)getpid()) {
 		printf("=> error: want the leader alive and untraced, the worker traced by us\n");

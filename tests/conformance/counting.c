@@ -9,7 +9,7 @@
  * memory through /proc/self/mem; each row says the outcome in both modes
  * and which counters move by exactly one (denied/OP when enforcing,
  * would_deny/OP in permissive mode); every other of the eight counters
- * must stay as it was.  TAP output, one line per row.
+ * must stay as it was.  TAP output (kselftest.h), one line per row.
  *
  * - A force denial is counted once per read() or write() that failed for
  *   want of FOLL_FORCE, and only then: enforcing, where the mapping lacks
@@ -37,11 +37,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SYS	"/proc/sys/kernel/proc_mem/"
-#define NR_OPS	4
+#include "kselftest.h"
+#include "denials.h"
+#include "sysctl.h"
+
+#define SYS	PM_SYS
+#define NR_OPS	PM_NR_OPS
 #define HUGE_SZ	(2UL << 20)
 
-static const char *const ops[NR_OPS] = { "open_read", "open_write", "write", "force" };
+static const char *const *const ops = pm_op_names;
 
 enum kase {
 	OPEN_RDWR,	/* open /proc/self/mem O_RDWR */
@@ -116,40 +120,6 @@ static bool named(const char *list, const char *op)
 	return false;
 }
 
-static int read_counters(long long c[2][NR_OPS])
-{
-	char path[96];
-
-	for (int k = 0; k < 2; k++)
-		for (int op = 0; op < NR_OPS; op++) {
-			FILE *f;
-			int n;
-
-			snprintf(path, sizeof(path), SYS "%s/%s",
-				 k ? "would_deny" : "denied", ops[op]);
-			f = fopen(path, "r");
-			if (!f)
-				return -1;
-			n = fscanf(f, "%lld", &c[k][op]);
-			fclose(f);
-			if (n != 1)
-				return -1;
-		}
-	return 0;
-}
-
-static int write_file(const char *path, const char *value)
-{
-	int fd = open(path, O_WRONLY), ret = 0;
-
-	if (fd < 0)
-		return -1;
-	if (write(fd, value, strlen(value)) != (ssize_t)strlen(value))
-		ret = -1;
-	close(fd);
-	return ret;
-}
-
 /* "open_read=L open_write=L write=L force=L", as the sysctls say */
 static void levels(char *buf, size_t size)
 {
@@ -157,16 +127,10 @@ static void levels(char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (int op = 0; op < NR_OPS; op++) {
-		char path[96], val[32] = "?";
-		FILE *f;
+		char val[32];
 
-		snprintf(path, sizeof(path), SYS "%s", ops[op]);
-		f = fopen(path, "r");
-		if (f) {
-			if (fgets(val, sizeof(val), f))
-				val[strcspn(val, "\n")] = '\0';
-			fclose(f);
-		}
+		if (sysctl_read(ops[op], val, sizeof(val)))
+			strcpy(val, "?");
 		len += (size_t)snprintf(buf + len, size - len, "%s%s=%s",
 					op ? " " : "", ops[op], val);
 		if (len >= size)
@@ -211,7 +175,7 @@ static unsigned char *make_page(enum kase kase, const char **skip)
 		/* below mmap_min_addr (4096 at least): nothing can map it */
 		return (unsigned char *)(uintptr_t)pagesz;
 	case WR_HUGETLB_RO:
-		if (write_file("/proc/sys/vm/nr_hugepages", "1")) {
+		if (write_file("/proc/sys/vm/nr_hugepages", 0, "1")) {
 			*skip = "no /proc/sys/vm/nr_hugepages";
 			return NULL;
 		}
@@ -263,25 +227,22 @@ int main(void)
 {
 	size_t nr = sizeof(cases) / sizeof(cases[0]);
 	long long before[2][NR_OPS], after[2][NR_OPS];
-	char buf[16] = "", path[96];
+	char buf[16] = "";
 	bool permissive;
-	int st = 0;
-	FILE *f;
 
-	f = fopen(SYS "permissive", "r");
-	if (!f || !fgets(buf, sizeof(buf), f)) {
-		printf("1..1\nnot ok 1 - no " SYS "permissive: not the patched kernel\n");
-		return 1;
+	ksft_print_header();
+	if (sysctl_read("permissive", buf, sizeof(buf))) {
+		ksft_set_plan(1);
+		ksft_test_result_fail("no " SYS "permissive: not the patched kernel\n");
+		ksft_finished();
 	}
-	fclose(f);
 	permissive = atoi(buf) == 1;
-	f = fopen(SYS "force", "r");
-	if (!f || !fgets(buf, sizeof(buf), f) || strcmp(buf, "never\n")) {
-		printf("1..1\nnot ok 1 - force is not never: boot with proc_mem.force_override=never\n");
-		return 1;
+	if (sysctl_read("force", buf, sizeof(buf)) || strcmp(buf, "never")) {
+		ksft_set_plan(1);
+		ksft_test_result_fail("force is not never: boot with proc_mem.force_override=never\n");
+		ksft_finished();
 	}
-	fclose(f);
-	printf("1..%zu\n", nr);
+	ksft_set_plan(nr);
 	for (size_t i = 0; i < nr; i++) {
 		const struct row *r = &cases[i];
 		char want = permissive ? r->permissive : r->enforcing, got;
@@ -294,31 +255,26 @@ int main(void)
 			want = '+';
 
 		if (r->op) {
-			snprintf(path, sizeof(path), SYS "%s", r->op);
-			if (write_file(path, r->level)) {
-				printf("not ok %zu - cannot set %s=%s\n", i + 1, r->op, r->level);
-				st = 1;
+			if (sysctl_write(r->op, r->level)) {
+				ksft_test_result_fail("cannot set %s=%s\n", r->op, r->level);
 				continue;
 			}
 		}
 		levels(level, sizeof(level));
 		if (r->kase != OPEN_RDWR && !(page = make_page(r->kase, &skip))) {
-			if (skip) {
-				printf("ok %zu - %s # SKIP %s\n", i + 1, r->what, skip);
-			} else {
-				printf("not ok %zu - %s: cannot set up the page\n", i + 1, r->what);
-				st = 1;
-			}
+			if (skip)
+				ksft_test_result_skip("%s: %s\n", r->what, skip);
+			else
+				ksft_test_result_fail("%s: cannot set up the page\n", r->what);
 			continue;
 		}
-		if (read_counters(before)) {
-			printf("not ok %zu - %s: no counters " SYS "{denied,would_deny}/OP\n",
-			       i + 1, r->what);
-			st = 1;
+		if (read_denials(before)) {
+			ksft_test_result_fail("%s: no counters " SYS "{denied,would_deny}/OP\n",
+					      r->what);
 			continue;
 		}
 		got = run(r->kase, page);
-		if (read_counters(after))
+		if (read_denials(after))
 			memset(after, 0xff, sizeof(after));
 		if (got != want) {
 			ok = false;
@@ -339,14 +295,12 @@ int main(void)
 						 k ? "would_deny" : "denied", ops[op], d, w);
 				}
 			}
-		printf("%sok %zu - %s, %s, %s: %c, %s%s%s%s\n", ok ? "" : "not ", i + 1,
-		       permissive ? "permissive" : "enforcing",
-		       level, r->what, want,
-		       counted(r, permissive) ? (permissive ? "would_deny/" : "denied/") :
-		       "no counter moves", counted(r, permissive) ? counted(r, permissive) : "",
-		       counted(r, permissive) ? " +1" : "", detail);
-		if (!ok)
-			st = 1;
+		ksft_test_result(ok, "%s, %s, %s: %c, %s%s%s%s\n",
+				 permissive ? "permissive" : "enforcing",
+				 level, r->what, want,
+				 counted(r, permissive) ? (permissive ? "would_deny/" : "denied/") :
+				 "no counter moves", counted(r, permissive) ? counted(r, permissive) : "",
+				 counted(r, permissive) ? " +1" : "", detail);
 	}
-	return st;
+	ksft_finished();
 }

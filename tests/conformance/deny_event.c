@@ -39,9 +39,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kselftest.h"
+#include "expect.h"	/* the names of the policy's operations and levels */
+#include "sysctl.h"
+
 #define TRACEFS	"/sys/kernel/tracing"
 #define EVENT	"events/proc_mem/proc_mem_deny"
-#define SYS	"/proc/sys/kernel/proc_mem/"
+#define SYS	PM_SYS
 #define NOBODY	65534
 #define FORGED	"x\nproc_mem: fake"
 
@@ -65,27 +69,13 @@ static const struct row {
 	  NULL, NULL, false, false, false, FORGED, EACCES, "write", "ptrace", 0, false },
 };
 
-static int n, st;
-
+/* One TAP line (kselftest.h): "WHAT: " and @fmt with @detail. */
 static void tap(bool ok, const char *fmt, const char *what, const char *detail)
 {
-	printf("%sok %d - %s: ", ok ? "" : "not ", ++n, what);
-	printf(fmt, detail);
-	printf("\n");
-	if (!ok)
-		st = 1;
-}
+	char line[4096];
 
-static int write_file(const char *path, const char *value)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, value, strlen(value)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
+	snprintf(line, sizeof(line), fmt, detail);
+	ksft_test_result(ok, "%s: %s\n", what, line);
 }
 
 /* proc_mem_deny records in a trace file; its lines shown if @show. */
@@ -124,20 +114,20 @@ static int arm(const char *filter, const char *flipped, char *why, size_t size)
 		int err;
 
 		snprintf(path, sizeof(path), "%s/" EVENT "/enable", dirs[i]);
-		write_file(path, "0");
+		write_file(path, O_TRUNC, "0");
 		snprintf(path, sizeof(path), "%s/trace", dirs[i]);
-		if ((err = write_file(path, "")) != 0) {
+		if ((err = write_file(path, O_TRUNC, "")) != 0) {
 			snprintf(why, size, "clearing %s: %s", path, strerror(-err));
 			return -1;
 		}
 		snprintf(path, sizeof(path), "%s/" EVENT "/filter", dirs[i]);
-		if ((err = write_file(path, filters[i])) != 0) {
+		if ((err = write_file(path, O_TRUNC, filters[i])) != 0) {
 			snprintf(why, size, "the kernel refused the filter '%s' (%s): a field missing?",
 				 filters[i], strerror(-err));
 			return -1;
 		}
 		snprintf(path, sizeof(path), "%s/" EVENT "/enable", dirs[i]);
-		if ((err = write_file(path, "1")) != 0) {
+		if ((err = write_file(path, O_TRUNC, "1")) != 0) {
 			snprintf(why, size, "enabling %s: %s", path, strerror(-err));
 			return -1;
 		}
@@ -252,17 +242,6 @@ static void check_log(const char *what, pid_t acc, pid_t target)
 	    forged ? "forged" : "none");
 }
 
-static const char *const ops[] = { "open_read", "open_write", "write", "force" };
-static const char *const levels[] = { "always", "self", "ptrace", "never" };
-
-static int index_of(const char *const *names, int n, const char *name)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(names[i], name))
-			return i;
-	return -1;
-}
-
 static void run_row(const struct row *r)
 {
 	int up[2], down[2], err = -1, status;
@@ -270,23 +249,16 @@ static void run_row(const struct row *r)
 	pid_t pids[2], acc;
 	int got, neg;
 
-	if (r->leave_permissive && write_file(SYS "permissive", "0")) {
+	if (r->leave_permissive && sysctl_write("permissive", "0")) {
 		tap(false, "%s", r->what, "cannot leave permissive mode");
 		return;
 	}
 	if (r->op) {
-		char path[128], now[32] = "";
-		FILE *f;
+		char now[32];
 
-		snprintf(path, sizeof(path), SYS "%s", r->op);
-		f = fopen(path, "r");
-		if (f) {
-			if (fgets(now, sizeof(now), f))
-				now[strcspn(now, "\n")] = '\0';
-			fclose(f);
-		}
+		sysctl_read(r->op, now, sizeof(now));
 		/* already there from boot (force, read-only in v3) */
-		if (strcmp(now, r->level) && write_file(path, r->level)) {
+		if (strcmp(now, r->level) && sysctl_write(r->op, r->level)) {
 			tap(false, "cannot set the level %s", r->what, r->level);
 			return;
 		}
@@ -312,7 +284,8 @@ static void run_row(const struct row *r)
 			       "pid == %d && uid == %d && tracer == %d && "
 			       "tgid == %d && tid == %d && fsuid == %d && "
 			       "target_tgid == %d && target_tid == %d",
-			       index_of(ops, 4, r->ev_op), index_of(levels, 4, r->ev_level),
+			       expect_index(policy_op_names, NR_POLICY_OPS, r->ev_op),
+			       expect_index(level_names, NR_LEVELS, r->ev_level),
 			       r->ev_permissive, (int)pids[1], (int)pids[0], NOBODY,
 			       r->tracer ^ flip, (int)pids[0], (int)pids[0], NOBODY,
 			       (int)pids[1], (int)pids[1]);
@@ -353,7 +326,8 @@ int main(void)
 {
 	struct stat sb;
 
-	printf("1..%zu\n", 3 * sizeof(rows) / sizeof(rows[0]) + 2);
+	ksft_print_header();
+	ksft_set_plan(3 * sizeof(rows) / sizeof(rows[0]) + 2);
 	if (stat(TRACEFS "/events", &sb) &&
 	    mount("nodev", TRACEFS, "tracefs", 0, NULL)) {
 		char why[128];
@@ -361,20 +335,20 @@ int main(void)
 		snprintf(why, sizeof(why), "cannot mount tracefs on " TRACEFS ": %s",
 			 strerror(errno));
 		tap(false, "%s", "tracefs", why);
-		return 1;
+		ksft_finished();
 	}
 	if (stat(TRACEFS "/" EVENT, &sb)) {
 		tap(false, "%s", "the tracepoint", "no " TRACEFS "/" EVENT);
-		return 1;
+		ksft_finished();
 	}
 	if ((mkdir(TRACEFS "/instances/pm_neg", 0755) && errno != EEXIST) ||
 	    (mkdir(TRACEFS "/instances/pm_all", 0755) && errno != EEXIST)) {
 		tap(false, "%s", "tracefs instances", strerror(errno));
-		return 1;
+		ksft_finished();
 	}
 	if (prctl(PR_SET_NAME, "deny_event"))
 		return 2;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		run_row(&rows[i]);
-	return st;
+	ksft_finished();
 }

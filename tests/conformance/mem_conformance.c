@@ -40,105 +40,16 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "denials.h"
 #include "scm.h"
-
-enum accessor {
-	SELF, TRACER, PARENT, INHERIT, OTHERUID, DEPUTY, TRACERFD, NR_ACCESSORS
-};
-enum operation {
-	OPEN_RO,	/* open O_RDONLY */
-	OPEN_RW,	/* open O_RDWR */
-	RD_RW,		/* read a read-write page */
-	WR_RW,		/* write a read-write page */
-	RD_NONE,	/* read a PROT_NONE page */
-	WR_RO,		/* write a read-only page */
-	WR_TEXT,	/* write the target's read-only executable text */
-	WR_DETACH,	/* tracer: open while attached, detach, write text */
-	WR_EXEC,	/* tracer: open while attached, the target execs, write */
-	WR_EXIT,	/* tracer: open while attached, the target exits, write */
-	RD_UNMAPPED,	/* read an address no mapping covers */
-	WR_UNMAPPED,	/* write an address no mapping covers */
-	NR_OPERATIONS
-};
+#include "sysctl.h"
 
 /*
- * The expected outcome per (policy, accessor, operation).  Accessors:
- * self      the target on /proc/self/mem;
- * tracer    its active ptracer (PTRACE_SEIZE), same uid;
- * parent    its same-uid parent, not attached;
- * inherit   its child, through fds the target opened on /proc/self/mem;
- * otheruid  a process of another uid (the ptrace access check refuses it);
- * deputy    the target itself, through an fd that its same-uid parent (not
- *           a tracer) opened on /proc/TARGET/mem with the operation's flags
- *           and handed to it over SCM_RIGHTS;
- * tracerfd  the same, but the fd was opened by the target's active ptracer
- *           (PTRACE_SEIZE, left running and attached).
- * Columns are the operations in enum order:
- *   open_ro open_rw rd_rw wr_rw rd_none wr_ro wr_text wr_detach wr_exec wr_exit
- *   rd_unmapped wr_unmapped
- *
- * deputy: the open is the parent's, so the open_* rows are the parent's
- * (open_read/open_write at self, ptrace and never refuse it).  The access
- * is the target's, on its own mm, but `self` counts the opener, not only
- * the writer: the fd was opened by a task that neither used the target's
- * mm nor traced it, so write=self refuses every write ('A' on wr_rw,
- * wr_ro, wr_text) and force=self adds no FOLL_FORCE ('I' on rd_none,
- * wr_ro, wr_text), exactly as if the parent had accessed directly; at
- * ptrace and never the target is not its own tracer: refused as well.
- * So the deputy column is the parent column, row by row: handing the fd
- * to the target gains nothing (v1 let the deputy's writes through at
- * write=self and force=self).
- * tracerfd: the open is the tracer's (the tracer column); the access is
- * the target's, on its own mm, through an fd its tracer opened: `self`
- * admits it (write=self, force=self: '+'), `ptrace` does not (the target
- * is not its own tracer), so at ptrace and never it is refused like the
- * deputy.
- * wr_detach, wr_exec and wr_exit apply to the tracer only.  wr_exec and
- * wr_exit write through a tracer's fd whose target exec'd or exited: its
- * mm is gone, so there is nothing to decide and stock's answer holds at
- * every level: 0 bytes ('0', end of file: gdb takes it for "the process
- * is gone"), and no denial counted; only the open can be refused.
- * rd_unmapped and wr_unmapped access an address below mmap_min_addr, which
- * no mapping covers: EIO at every level, as on a stock kernel, where the
- * open and the write level let the access happen ('A' where they refuse
- * it).  FOLL_FORCE would not have cured it, so it is no force denial and
- * nothing is counted.  Counting, in general: an outcome that differs from
- * the "always" column's is one denial of PM_OP; an equal one is none.
- * A stock kernel has no `self`
- * level; its force_override=always|ptrace|never are held to the force
- * rows like ours.
+ * The table, expected[op][level][accessor][operation], and the names of
+ * its enums: tests/conformance/expect.h, which tests/reliability/
+ * model_table.c also includes to hold the model to it.
  */
-static const struct {
-	const char *op, *level;
-	const char *outcome[NR_ACCESSORS];
-} expected[] = {
-	/*  policy                   self            tracer          parent          inherit         otheruid        deputy          tracerfd */
-	{ "open_read", "always",{ "+++++++---II", "++++++++00II", "+++++++---II", "+++++++---II", "AAAAAAA---AA", "+++++++---II", "+++++++---II" } },
-	{ "open_read", "self",  { "+++++++---II", "++++++++00II", "AAA+A++---AI", "+++++++---II", "AAAAAAA---AA", "AAA+A++---AI", "+++++++---II" } },
-	{ "open_read", "ptrace",{ "AAA+A++---AI", "++++++++00II", "AAA+A++---AI", "AAA+A++---AI", "AAAAAAA---AA", "AAA+A++---AI", "+++++++---II" } },
-	{ "open_read", "never", { "AAA+A++---AI", "AAA+A+++00AI", "AAA+A++---AI", "AAA+A++---AI", "AAAAAAA---AA", "AAA+A++---AI", "AAA+A++---AI" } },
-	{ "open_write","always",{ "+++++++---II", "++++++++00II", "+++++++---II", "+++++++---II", "AAAAAAA---AA", "+++++++---II", "+++++++---II" } },
-	{ "open_write","self",  { "+++++++---II", "++++++++00II", "+A+A+AA---IA", "+++++++---II", "AAAAAAA---AA", "+A+A+AA---IA", "+++++++---II" } },
-	{ "open_write","ptrace",{ "+A+A+AA---IA", "++++++++00II", "+A+A+AA---IA", "+A+A+AA---IA", "AAAAAAA---AA", "+A+A+AA---IA", "+++++++---II" } },
-	{ "open_write","never", { "+A+A+AA---IA", "+A+A+AAAAAIA", "+A+A+AA---IA", "+A+A+AA---IA", "AAAAAAA---AA", "+A+A+AA---IA", "+A+A+AA---IA" } },
-	{ "write",     "always",{ "+++++++---II", "++++++++00II", "+++++++---II", "+++++++---II", "AAAAAAA---AA", "+++++++---II", "+++++++---II" } },
-	{ "write",     "self",  { "+++++++---II", "+++++++A00II", "+++A+AA---IA", "+++A+AA---IA", "AAAAAAA---AA", "+++A+AA---IA", "+++++++---II" } },
-	{ "write",     "ptrace",{ "+++A+AA---IA", "+++++++A00II", "+++A+AA---IA", "+++A+AA---IA", "AAAAAAA---AA", "+++A+AA---IA", "+++A+AA---IA" } },
-	{ "write",     "never", { "+++A+AA---IA", "+++A+AAA00IA", "+++A+AA---IA", "+++A+AA---IA", "AAAAAAA---AA", "+++A+AA---IA", "+++A+AA---IA" } },
-	{ "force",     "always",{ "+++++++---II", "++++++++00II", "+++++++---II", "+++++++---II", "AAAAAAA---AA", "+++++++---II", "+++++++---II" } },
-	{ "force",     "self",  { "+++++++---II", "+++++++I00II", "++++III---II", "++++III---II", "AAAAAAA---AA", "++++III---II", "+++++++---II" } },
-	{ "force",     "ptrace",{ "++++III---II", "+++++++I00II", "++++III---II", "++++III---II", "AAAAAAA---AA", "++++III---II", "++++III---II" } },
-	{ "force",     "never", { "++++III---II", "++++IIII00II", "++++III---II", "++++III---II", "AAAAAAA---AA", "++++III---II", "++++III---II" } },
-};
-
-static const char *const accessor_names[NR_ACCESSORS] = {
-	"self", "tracer", "parent", "inherit", "otheruid", "deputy", "tracerfd",
-};
-
-static const char *const operation_names[NR_OPERATIONS] = {
-	"open_ro", "open_rw", "rd_rw", "wr_rw", "rd_none", "wr_ro", "wr_text",
-	"wr_detach", "wr_exec", "wr_exit", "rd_unmapped", "wr_unmapped",
-};
+#include "expect.h"
 
 #define RW_BYTE		0x11
 #define RO_BYTE		0x22
@@ -159,19 +70,21 @@ static bool permissive(void)
 	return p && !strcmp(p, "1");
 }
 
-static char expected_outcome(enum accessor acc, enum operation op,
-			     const char *want_level)
+/* The policy in force, from PM_OP and PM_LEVEL: exit if the table has none. */
+static void policy(enum policy_op *op, enum policy_level *level)
 {
-	const char *want_op = getenv("PM_OP") ?: "force";
-	size_t i;
+	const char *op_name = getenv("PM_OP") ?: "force";
+	const char *level_name = getenv("PM_LEVEL") ?: "always";
+	int o = expect_index(policy_op_names, NR_POLICY_OPS, op_name);
+	int l = expect_index(level_names, NR_LEVELS, level_name);
 
-	for (i = 0; i < sizeof(expected) / sizeof(expected[0]); i++)
-		if (!strcmp(expected[i].op, want_op) &&
-		    !strcmp(expected[i].level, want_level))
-			return expected[i].outcome[acc][op];
-	fprintf(stderr, "no expectations for PM_OP=%s PM_LEVEL=%s\n",
-		want_op, want_level);
-	exit(KSFT_FAIL);
+	if (o < 0 || l < 0) {
+		fprintf(stderr, "no expectations for PM_OP=%s PM_LEVEL=%s\n",
+			op_name, level_name);
+		exit(KSFT_FAIL);
+	}
+	*op = (enum policy_op)o;
+	*level = (enum policy_level)l;
 }
 
 static char outcome_of(int err)
@@ -180,11 +93,8 @@ static char outcome_of(int err)
 	       err == ENODATA ? '0' : 'E';
 }
 
-#define SYS		"/proc/sys/kernel/proc_mem/"
-#define NR_POLICY_OPS	4
-static const char *const policy_ops[NR_POLICY_OPS] = {
-	"open_read", "open_write", "write", "force",
-};
+#define SYS		PM_SYS
+_Static_assert(PM_NR_OPS == NR_POLICY_OPS, "tests/lib/denials.h: the policy's operations");
 
 /*
  * The kernel's denial counters (would-deny ones if @would), one file per
@@ -194,25 +104,13 @@ static const char *const policy_ops[NR_POLICY_OPS] = {
  */
 static int denials(bool would, long long count[NR_POLICY_OPS])
 {
-	char path[96];
-	int op;
+	long long c[2][PM_NR_OPS];
 
 	if (access(SYS, F_OK))
 		return 0;
-	for (op = 0; op < NR_POLICY_OPS; op++) {
-		FILE *f;
-		int n;
-
-		snprintf(path, sizeof(path), SYS "%s/%s",
-			 would ? "would_deny" : "denied", policy_ops[op]);
-		f = fopen(path, "r");
-		if (!f)
-			return -1;
-		n = fscanf(f, "%lld", &count[op]);
-		fclose(f);
-		if (n != 1)
-			return -1;
-	}
+	if (read_denials(c))
+		return -1;
+	memcpy(count, c[would], sizeof(c[would]));
 	return 1;
 }
 
@@ -512,14 +410,18 @@ static void run_case(struct __test_metadata *_metadata,
 		     struct _test_data_mem *self, enum accessor acc,
 		     enum operation op)
 {
-	const char *level = getenv("PM_LEVEL") ?: "always";
-	const char *policy_op = getenv("PM_OP") ?: "force";
-	char deny = expected_outcome(acc, op, level), want = deny, got;
+	enum policy_op pop;
+	enum policy_level level;
 	long long before[NR_POLICY_OPS], after[NR_POLICY_OPS];
-	int counters = denials(permissive(), before), err = 0, status, i;
+	int counters, err = 0, status, i;
+	char deny, want, got;
+
+	policy(&pop, &level);
+	deny = want = expected[pop][level][acc][op];
+	counters = denials(permissive(), before);
 
 	if (permissive())
-		want = expected_outcome(acc, op, "always");
+		want = expected[pop][PM_ALWAYS][acc][op];
 
 	if (want == '-')
 		SKIP(return, "%s does not apply to this accessor",
@@ -584,15 +486,14 @@ static void run_case(struct __test_metadata *_metadata,
 		return;
 	ASSERT_EQ(1, denials(permissive(), after));
 	for (i = 0; i < NR_POLICY_OPS; i++) {
-		long long want_n = !strcmp(policy_ops[i], policy_op) &&
-				   (deny == 'A' || deny == 'I') &&
-				   deny != expected_outcome(acc, op, "always");
+		long long want_n = i == (int)pop &&
+				   expect_denial(pop, level, acc, op);
 
 		EXPECT_EQ(want_n, after[i] - before[i]) {
 			TH_LOG("%s: %s%s/%s went %lld -> %lld, want +%lld",
 			       operation_names[op], SYS,
 			       permissive() ? "would_deny" : "denied",
-			       policy_ops[i], before[i], after[i], want_n);
+			       policy_op_names[i], before[i], after[i], want_n);
 		}
 	}
 }
@@ -610,4 +511,33 @@ TEST_F(mem, wr_exit) { run_case(_metadata, self, variant->accessor, WR_EXIT); }
 TEST_F(mem, rd_unmapped) { run_case(_metadata, self, variant->accessor, RD_UNMAPPED); }
 TEST_F(mem, wr_unmapped) { run_case(_metadata, self, variant->accessor, WR_UNMAPPED); }
 
-TEST_HARNESS_MAIN
+/*
+ * --list-accessors, --list-ops, --list-policy-ops, --list-levels: the
+ * table's accessors, operations, policy operations or levels, one a line
+ * in enum order (for tests/conformance/demo, walk, run and
+ * tests/enforcer/guest); anything else goes to the harness.
+ */
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *option;
+		const char *const *names;
+		int n;
+	} lists[] = {
+		{ "--list-accessors", accessor_names, NR_ACCESSORS },
+		{ "--list-ops", operation_names, NR_OPERATIONS },
+		{ "--list-policy-ops", policy_op_names, NR_POLICY_OPS },
+		{ "--list-levels", level_names, NR_LEVELS },
+	};
+	size_t l;
+	int i;
+
+	for (l = 0; argc == 2 && l < sizeof(lists) / sizeof(lists[0]); l++) {
+		if (strcmp(argv[1], lists[l].option))
+			continue;
+		for (i = 0; i < lists[l].n; i++)
+			printf("%s\n", lists[l].names[i]);
+		return 0;
+	}
+	return test_harness_run(argc, argv);
+}

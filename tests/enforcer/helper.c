@@ -89,6 +89,8 @@
 #include <unistd.h>
 
 #include "enforcer.h"
+#include "sysctl.h"
+#include "thread.h"
 
 static volatile unsigned char var = 1;
 
@@ -121,53 +123,6 @@ static int opens(long n)
 
 static int ready[2], go[2];
 
-static void *sleeper(void *arg)
-{
-	pid_t tid = (pid_t)syscall(SYS_gettid);
-
-	(void)arg;
-	if (write(ready[1], &tid, sizeof(tid)) != sizeof(tid))
-		_exit(1);
-	for (;;)
-		pause();
-	return NULL;
-}
-
-static char leader_state(pid_t pid)
-{
-	char path[64], buf[512], *p;
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return '?';
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : '?';
-}
-
-/* The TracerPid of /proc/PID/task/TID/status: who traces that thread. */
-static int tracer_of(pid_t pid, pid_t tid)
-{
-	char path[64], line[128];
-	int t = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)pid, (int)tid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "TracerPid: %d", &t) == 1)
-			break;
-	fclose(f);
-	return t;
-}
-
 /* PTRACE_DETACH needs the tracee stopped. */
 static int detach(pid_t tid)
 {
@@ -182,7 +137,6 @@ static int detach(pid_t tid)
 static int leader(void)
 {
 	unsigned char b = 0x5a;
-	pthread_t th;
 	pid_t child, tid;
 	char path[64];
 	int fd, rc = 0;
@@ -194,7 +148,7 @@ static int leader(void)
 	if (child == 0) {
 		char c;
 
-		if (pthread_create(&th, NULL, sleeper, NULL))
+		if (start_sleeper(ready[1]))
 			_exit(1);
 		if (read(go[0], &c, 1) != 1)
 			_exit(1);
@@ -214,9 +168,9 @@ static int leader(void)
 	}
 	if (write(go[1], "x", 1) != 1)
 		return 2;
-	for (int i = 0; i < 500 && leader_state(child) != 'Z'; i++)
+	for (int i = 0; i < 500 && task_state(child, child) != 'Z'; i++)
 		usleep(10000);
-	if (leader_state(child) != 'Z') {
+	if (task_state(child, child) != 'Z') {
 		fprintf(stderr, "the leader did not exit\n");
 		return 2;
 	}
@@ -250,7 +204,6 @@ static int leader(void)
 static int wineserver(void)
 {
 	unsigned char b = 0x5a;
-	pthread_t th;
 	pid_t child, other, tid;
 	char path[64];
 	int fd = -1, rc = 0;
@@ -260,7 +213,7 @@ static int wineserver(void)
 		return 2;
 	child = fork();
 	if (child == 0) {
-		if (pthread_create(&th, NULL, sleeper, NULL))
+		if (start_sleeper(ready[1]))
 			_exit(1);
 		for (;;)
 			pause();
@@ -279,8 +232,8 @@ static int wineserver(void)
 		rc = 2;
 		goto out;
 	}
-	if (tracer_of(child, child) != 0 || tracer_of(child, tid) != (int)getpid() ||
-	    leader_state(child) == 'Z') {
+	if (task_tracer(child, child) != 0 || task_tracer(child, tid) != (int)getpid() ||
+	    task_state(child, child) == 'Z') {
 		fprintf(stderr, "want the leader %d alive and untraced, thread %d traced by us\n",
 			(int)child, (int)tid);
 		rc = 2;
@@ -706,17 +659,6 @@ static int victim(long n, const char *pid)
 	return fd >= 0;		/* 0: refused, as the test wants */
 }
 
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
-	close(fd);
-	return ok ? 0 : -1;
-}
-
 static int subuids(long n)
 {
 	int up[2], down[2], st;
@@ -755,10 +697,10 @@ static int subuids(long n)
 	if (pid < 0 || read(up[0], &c, 1) != 1)
 		return 1;
 	snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)pid);
-	if (write_file(path, "0 100000 65536\n"))
+	if (write_file(path, 0, "0 100000 65536\n"))
 		perror(path);
 	snprintf(path, sizeof(path), "/proc/%d/gid_map", (int)pid);
-	if (write_file(path, "0 100000 65536\n"))
+	if (write_file(path, 0, "0 100000 65536\n"))
 		perror(path);
 	if (write(down[1], &c, 1) != 1 || waitpid(pid, &st, 0) != pid)
 		return 1;

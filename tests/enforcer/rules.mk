@@ -7,9 +7,11 @@ ENFORCER_FLOOR  := build/tests/floor.bpf.o
 BINS   += $(ENFORCER_HELPER) $(ENFORCER_FLOOR)
 CHECKS += tests/enforcer/run
 
-$(ENFORCER_HELPER): tests/enforcer/helper.c tools/procmem/bpf/enforcer.h
+# The helpers shared with other tests: tests/lib.
+$(ENFORCER_HELPER): tests/enforcer/helper.c tools/procmem/bpf/enforcer.h \
+		tests/lib/sysctl.c tests/lib/sysctl.h tests/lib/thread.c tests/lib/thread.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itools/procmem/bpf -o $@ $< -lpthread -lbpf
+	$(CC) $(CFLAGS) -Itools/procmem/bpf -Itests/lib -o $@ $(filter %.c,$^) -lpthread -lbpf
 
 $(ENFORCER_FLOOR): tests/enforcer/floor.bpf.c tools/procmem/bpf/vmlinux.h
 	@mkdir -p $(@D)

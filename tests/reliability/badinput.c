@@ -29,17 +29,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kselftest.h"
+#include "sysctl.h"
+
 #define SYS "/proc/sys/kernel/proc_mem/"
 #define NOBODY 65534
 
 static int n, failed, skipped, inputs;
 
+/* One TAP line (kselftest.h): "@fmt@what", and @detail if it fails. */
 static void tap(bool ok, bool known, const char *fmt, const char *what, const char *detail)
 {
 	n++;
 	if (known && !ok) {
 		skipped++;
-		printf("ok %d - %s%s # SKIP known kernel disagreement: %s\n", n, fmt, what, detail);
+		ksft_test_result_skip("known kernel disagreement: %s%s: %s\n", fmt, what, detail);
 		return;
 	}
 	if (known) {
@@ -48,8 +52,7 @@ static void tap(bool ok, bool known, const char *fmt, const char *what, const ch
 	}
 	if (!ok)
 		failed++;
-	printf("%sok %d - %s%s%s%s\n", ok ? "" : "not ", n, fmt, what,
-	       ok ? "" : ": ", ok ? "" : detail);
+	ksft_test_result(ok, "%s%s%s%s\n", fmt, what, ok ? "" : ": ", ok ? "" : detail);
 }
 
 /* ---- sysctls ---- */
@@ -385,23 +388,14 @@ static const struct boot {
 static int boot_check(int i)
 {
 	static char log[1 << 20];
-	char levels[128] = "", detail[512], path[96], buf[32], what[160];
+	char levels[128] = "", detail[512], buf[32], what[160];
 	const struct boot *b = &boots[i];
 	size_t len = 0;
 	FILE *f;
 	int ops, permissive = -1;
 
-	for (ops = 0; ops < 4; ops++) {
-		static const char *const names[] = { "open_read", "open_write", "write", "force" };
-		FILE *s;
-
-		snprintf(path, sizeof(path), SYS "%s", names[ops]);
-		s = fopen(path, "r");
-		if (!s || !fgets(buf, sizeof(buf), s))
-			buf[0] = '\0';
-		if (s)
-			fclose(s);
-		buf[strcspn(buf, "\n")] = '\0';
+	for (ops = 0; ops < PM_NR_OPS; ops++) {
+		sysctl_read(pm_op_names[ops], buf, sizeof(buf));
 		len += (size_t)snprintf(levels + len, sizeof(levels) - len, "%s%s",
 					ops ? " " : "", buf);
 	}
@@ -443,15 +437,24 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "boot") && atoi(argv[2]) < nboots) {
+		const struct boot *b = &boots[atoi(argv[2])];
+		int lines = 0;
+
+		while (lines < 6 && b->log[lines])
+			lines++;
+		ksft_print_header();
+		ksft_set_plan(1 + lines);	/* the levels, each log line */
 		boot_check(atoi(argv[2]));
-		inputs = boots[atoi(argv[2])].inputs;
+		inputs = b->inputs;
 	} else if (argc == 2 && !strcmp(argv[1], "sysctl")) {
+		ksft_print_header();
+		ksft_set_plan(sizeof(sysctl_cases) / sizeof(sysctl_cases[0]));
 		sysctl_table();
 	} else {
 		fprintf(stderr, "usage: badinput sysctl | boots | --cmdline N | boot N\n");
 		return 2;
 	}
-	printf("# badinput: %d inputs, %d checks, %d failed, %d known disagreements\n",
-	       inputs, n, failed, skipped);
-	return failed != 0;
+	ksft_print_msg("badinput: %d inputs, %d checks, %d failed, %d known disagreements\n",
+		       inputs, n, failed, skipped);
+	ksft_finished();
 }

@@ -18,8 +18,11 @@
  * step, the state and the command that replays the seed are printed.
  * --mutate runs a deliberately wrong model, to show the test can fail.
  */
+#include "kselftest.h"
+#include "denials.h"
 #include "model.h"
 #include "scm.h"
+#include "sysctl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,7 +39,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define SYS "/proc/sys/kernel/proc_mem/"
+#define SYS PM_SYS
+_Static_assert(PM_NR_OPS == M_NR_OPS, "tests/lib/denials.h: the policy's operations");
 #define NOBODY 65534
 #define NEW_BYTE 0x5a
 #define RES_BADDATA 99	/* access succeeded, wrong bytes */
@@ -105,81 +109,41 @@ static void boot_state(uint64_t seed, struct m_state *s, char *out, size_t size)
 
 /* ---- the kernel's side ---- */
 
-static int read_file(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
-
 /* The counters, one 64-bit value per file: SYS "denied/OP", "would_deny/OP". */
 static int kernel_counters(long denied[M_NR_OPS], long would[M_NR_OPS])
 {
-	char path[128], buf[32], *end;
-	int op, k;
+	long long c[2][PM_NR_OPS];
+	int op;
 
-	for (op = 0; op < M_NR_OPS; op++)
-		for (k = 0; k < 2; k++) {
-			long long v;
-
-			snprintf(path, sizeof(path), SYS "%s/%s",
-				 k ? "would_deny" : "denied", m_op_names[op]);
-			if (read_file(path, buf, sizeof(buf)))
-				return -1;
-			errno = 0;
-			v = strtoll(buf, &end, 10);
-			if (errno || end == buf || strcmp(end, "\n"))
-				return -1;
-			(k ? would : denied)[op] = (long)v;
-		}
+	if (read_denials(c))
+		return -1;
+	for (op = 0; op < M_NR_OPS; op++) {
+		denied[op] = (long)c[0][op];
+		would[op] = (long)c[1][op];
+	}
 	return 0;
 }
 
 /* The kernel's levels and permissive mode, as its sysctls show them. */
 static int kernel_levels(struct m_state *k)
 {
-	char path[128], buf[64];
+	char buf[64];
 	int op;
 
 	for (op = 0; op < M_NR_OPS; op++) {
 		int level;
 
-		snprintf(path, sizeof(path), SYS "%s", m_op_names[op]);
-		if (read_file(path, buf, sizeof(buf)))
+		if (sysctl_read(m_op_names[op], buf, sizeof(buf)))
 			return -1;
-		buf[strcspn(buf, "\n")] = '\0';
 		level = m_parse_level(buf);
 		if (level < 0)
 			return -1;
 		k->level[op] = (enum m_level)level;
 	}
-	if (read_file(SYS "permissive", buf, sizeof(buf)))
+	if (sysctl_read("permissive", buf, sizeof(buf)))
 		return -1;
 	k->permissive = atoi(buf) != 0;
 	return 0;
-}
-
-static int sysctl_write(const char *name, const char *value)
-{
-	char path[128];
-	int fd, ret = 0;
-
-	snprintf(path, sizeof(path), SYS "%s", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, value, strlen(value)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
 }
 
 /* ---- the target's pages ---- */
@@ -516,11 +480,11 @@ static int fail(const struct m_state *s, const char *what)
 	struct m_state b;
 
 	boot_state(seed, &b, params, sizeof(params));
-	printf("not ok 1 - difftest seed %" PRIu64 ": step %ld: %s\n", seed, steps, what);
+	ksft_test_result_fail("difftest seed %" PRIu64 ": step %ld: %s\n", seed, steps, what);
 	describe(s);
-	printf("# replay: lab/vm --kernel patched --cmdline '%s' -- "
-	       "build/reliability/difftest %s%" PRIu64 " %ld\n", params,
-	       m_mutate ? "--mutate " : "", seed, steps);
+	ksft_print_msg("replay: lab/vm --kernel patched --cmdline '%s' -- "
+		       "build/reliability/difftest %s%" PRIu64 " %ld\n", params,
+		       m_mutate ? "--mutate " : "", seed, steps);
 	return 1;
 }
 
@@ -679,7 +643,8 @@ int main(int argc, char **argv)
 	}
 	seed = strtoull(argv[a], NULL, 0);
 	count = atol(argv[a + 1]);
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	ksft_print_header();	/* and stdout line-buffered */
+	ksft_set_plan(1);
 	boot_state(seed, &s, params, sizeof(params));
 	map_pages();
 	if (check_levels(&s, "boot") || kernel_counters(base_d, base_w))
@@ -688,11 +653,11 @@ int main(int argc, char **argv)
 		if (pick(25) == 0 ? sysctl_step(&s) : case_step(&s, base_d, base_w))
 			return 1;
 	}
-	printf("ok 1 - difftest seed %" PRIu64 ": %ld cases and %ld sysctl writes match the model\n",
-	       seed, cases, writes);
+	ksft_test_result_pass("difftest seed %" PRIu64 ": %ld cases and %ld sysctl writes match the model\n",
+			      seed, cases, writes);
 	printf("#   end state: ");
 	for (op = 0; op < M_NR_OPS; op++)
 		printf("%s=%s ", m_op_names[op], m_level_names[s.level[op]]);
 	printf("permissive=%d\n", s.permissive);
-	return 0;
+	ksft_finished();
 }

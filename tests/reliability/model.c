@@ -25,6 +25,9 @@
  *   permissive mode, the retry with FOLL_FORCE succeeded.  An access that
  *   fails either way (a write to a shared read-only mapping) is EIO with
  *   nothing counted, in both modes.
+ * - An address no mapping covers fails with EIO at every level: FOLL_FORCE
+ *   would not cure it, so it is no force denial and nothing is counted
+ *   (the open and write checks come first, as for any address).
  */
 #include "model.h"
 
@@ -166,6 +169,8 @@ enum m_result m_run(struct m_state *s, const struct m_case *c)
 	if (gone)
 		return RES_EOF;
 
+	if (c->prot == P_UNMAPPED)
+		return RES_EIO;	/* nothing to force: no denial */
 	readable = c->prot != P_NONE;
 	writable = c->prot == P_RW;
 	if (c->access == ACC_READ) {

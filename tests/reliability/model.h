@@ -29,8 +29,13 @@ enum m_rel {
 enum m_mode { MODE_RDONLY, MODE_WRONLY, MODE_RDWR, MODE_NR };
 enum m_access { ACC_NONE, ACC_READ, ACC_WRITE, ACC_NR };
 
-/* The page accessed.  "may write" is false only for the shared mapping. */
-enum m_prot { P_RW, P_RO, P_NONE, P_RX, P_SHARED_RO, P_NR };
+/*
+ * The page accessed.  "may write" is false only for the shared mapping.
+ * P_NR counts the pages difftest maps; P_UNMAPPED, after it, is an
+ * address no mapping covers (the conformance table's rd_unmapped and
+ * wr_unmapped, which tests/reliability/model_table asks).
+ */
+enum m_prot { P_RW, P_RO, P_NONE, P_RX, P_SHARED_RO, P_NR, P_UNMAPPED };
 
 /* Outcome of one case. */
 enum m_result {

@@ -37,7 +37,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SYS "/proc/sys/kernel/proc_mem/"
+#include "kselftest.h"
+#include "sysctl.h"
+
+#define SYS PM_SYS
 #define TARGETS 3
 #define TRACERS 2
 #define ACCESSORS 3
@@ -303,18 +306,11 @@ static void accessor(void)
 
 /* ---- sysctls ---- */
 
-static int sysctl_write(const char *name, const char *value)
+/* sysctl_write(), counted */
+static int sysctl_write_counted(const char *name, const char *value)
 {
-	char path[96];
-	int fd, ret = 0;
+	int ret = sysctl_write(name, value);
 
-	snprintf(path, sizeof(path), SYS "%s", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, value, strlen(value)) < 0)
-		ret = -errno;
-	close(fd);
 	count(C_SYSCTL);
 	return ret;
 }
@@ -327,7 +323,7 @@ static void expect_write(const char *name, const char *value, int want)
 	 * is refused at open (6.1's v2: writable) */
 	if (!strcmp(name, "force") && !stat(SYS "force", &st) && !(st.st_mode & 0222))
 		want = -EACCES;
-	if (sysctl_write(name, value) != want)
+	if (sysctl_write_counted(name, value) != want)
 		atomic_fetch_add(&sh->sysctl_mismatch, 1);
 }
 
@@ -489,6 +485,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: stress SECONDS MAXOPS [PROCMEM]\n");
 		return 2;
 	}
+	ksft_print_header();
+	ksft_set_plan(1);
 	procmem = argc == 4 ? argv[3] : NULL;
 	seconds = (unsigned int)atoi(argv[1]);
 	maxops = atol(argv[2]);
@@ -537,13 +535,12 @@ int main(int argc, char **argv)
 		printf(" %s %ld%s", i == C_SYSCTL && procmem ? "procmem enforce runs" :
 		       counter_names[i], atomic_load(&sh->count[i]),
 		       i + 1 < C_NR ? "," : "\n");
-	if (hung || died || atomic_load(&sh->sysctl_mismatch)) {
-		printf("not ok 1 - stress: %d workers hung, %d failed, %d sysctl writes "
-		       "with an unexpected result\n", hung, died,
-		       atomic_load(&sh->sysctl_mismatch));
-		return 1;
-	}
-	printf("ok 1 - stress: %ld operations, every worker finished, sysctl "
-	       "writes as expected\n", total());
-	return 0;
+	if (hung || died || atomic_load(&sh->sysctl_mismatch))
+		ksft_test_result_fail("stress: %d workers hung, %d failed, %d sysctl writes "
+				      "with an unexpected result\n", hung, died,
+				      atomic_load(&sh->sysctl_mismatch));
+	else
+		ksft_test_result_pass("stress: %ld operations, every worker finished, sysctl "
+				      "writes as expected\n", total());
+	ksft_finished();
 }
