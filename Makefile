@@ -1,4 +1,4 @@
-# procmem: /proc/PID/mem policy for Linux 6.12, its lab, tests and tools.
+# procmem: /proc/PID/mem policy for Linux 7.2, 6.12 and 6.1, its lab, tests and tools.
 #
 #   make demo     build the kernels, boot each level, print the matrices
 #   make check    build everything and run every test (ends "N passed, M failed")
@@ -15,10 +15,14 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 PREFIX  ?= /usr/local
+# The kselftest harness the test binaries compile against comes from one
+# source tree, 6.12's (lab/build src); the same binaries run on every kernel.
 KSRC    := build/src/linux-source-6.12
 KSELFTEST := $(KSRC)/tools/testing/selftests
 
 # upstream before patched: lab/build leaves the tree with the full series.
+# stock, upstream, patched are 6.12 (lab/build); the 6.1 and 7.2 flavours
+# are added by the rules.mk of the tests that boot them.
 FLAVOURS := stock upstream patched
 DEMO_FLAVOURS := upstream-7.2 stock patched
 BINS   :=

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The upstream submission (kernel/patches/6.12/upstream.series, the first
+# The upstream submission (kernel/patches/VERSION/upstream.series, the first
 # patches of the series) on running kernels; that it applies alone, is
 # checkpatch clean, adds no boot parameter or sysctl and builds patch by
 # patch is tests/kernel/series.sh's.  Here:

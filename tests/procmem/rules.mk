@@ -10,3 +10,11 @@ build/procmem/listener: tests/procmem/listener.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $<
 CHECKS += tests/procmem/advise.sh
+# The policy model (tools/procmem/policy.c) on the host: names, paths,
+# overrides, scopes, hooks, the composed policy; no BPF, no VM.
+BINS += build/procmem/policy-test
+build/procmem/policy-test: tests/procmem/policy.c tools/procmem/policy.c \
+		tools/procmem/procmem.h tools/procmem/bpf/enforcer.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itools/procmem -o $@ tests/procmem/policy.c tools/procmem/policy.c
+CHECKS += tests/procmem/policy.sh

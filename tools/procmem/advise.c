@@ -39,7 +39,7 @@ struct machine {
 	const char *cur_src[NOPS];
 	int permissive;			/* kernel's or enforcer's */
 	char fam[24];			/* the matrix's kernel column for force */
-	int avail[NOPS][LV_NEVER + 1];	/* levels this kernel can apply */
+	int avail[NOPS][NLEVELS];	/* levels this kernel can apply */
 	int bpf_lsm;			/* 1 active, 0 not, -1 unknown */
 	int enf_rc;			/* pm_loadable(): EXIT_OK or enforce's refusal */
 	char enf_why[400];		/* why not */
@@ -60,16 +60,9 @@ static void machine_read(struct machine *mc, const struct matrix *m)
 		}
 	}
 	mc->permissive = mc->cfg.permissive;
-	if (mc->en.loaded && mc->en.have_policy) {
-		if (mc->en.permissive)
-			mc->permissive = 1;
-		else
-			for (int o = 0; o < OP_FORCE; o++)
-				if (mc->en.level[o] > mc->current[o]) {
-					mc->current[o] = mc->en.level[o];
-					mc->cur_src[o] = "bpf";
-				}
-	}
+	if (mc->en.loaded && mc->en.have_policy && mc->en.permissive)
+		mc->permissive = 1;
+	policy_in_force(mc->current, mc->cur_src, &mc->en);
 	/* where procmem enforce would refuse, advise does not send the reader */
 	mc->enf_rc = pm_loadable(mc->enf_why, sizeof(mc->enf_why), mc->lsm_param,
 				 sizeof(mc->lsm_param), &mc->bpf_lsm);
@@ -79,7 +72,7 @@ static void machine_read(struct machine *mc, const struct matrix *m)
 
 	for (int o = 0; o < NOPS; o++) {
 		mc->avail[o][LV_ALWAYS] = 1;
-		for (int l = LV_SELF; l <= LV_NEVER; l++) {
+		for (int l = LV_SELF; l < NLEVELS; l++) {
 			if (mc->cfg.kind == K_PATCHED)
 				mc->avail[o][l] = 1;
 			else if (o == OP_FORCE)	/* force_override: always|ptrace|never */
@@ -229,6 +222,51 @@ static void find_installed(struct state *st)
 		}
 }
 
+/* One process's open files: a seccomp listener, a mem file held. */
+struct holder_walk {
+	struct state *st;
+	int pid;
+	const char *comm;
+};
+
+static int holder_fd(void *ctx, int fd, char *link)
+{
+	const struct holder_walk *w = ctx;
+	unsigned long flags;
+	int target, task, gone, pid = w->pid;
+	struct seen *s;
+
+	if (!strcmp(link, "anon_inode:seccomp notify")) {
+		s = seen_get(w->st, w->comm);
+		if (s && !s->listener_pid) {
+			s->listener_pid = pid;
+			if (!s->in_matrix) {
+				s->subject = "supervisor";
+				s->in_matrix = 1;
+			}
+		}
+	} else if (pm_mem_fd(pid, fd, link, &target, &task, &gone) &&
+		   !gone && !pm_fd_flags(pid, fd, &flags)) {
+		int mode = (int)(flags & O_ACCMODE);
+		int rel = target == pid ? REL_SELF :
+			  pm_tracer_of(target) == pid ? REL_TRACER : REL_OTHER;
+
+		s = seen_get(w->st, w->comm);
+		if (!s)
+			return 0;
+		s->holder_pid = pid;
+		snprintf(s->holds, sizeof(s->holds), "/proc/%d/mem (%s)", target,
+			 mode == O_RDONLY ? "r" : mode == O_WRONLY ? "w" : "rw");
+		if (mode != O_WRONLY)
+			s->held[OP_OPEN_READ][rel]++;
+		if (mode != O_RDONLY) {
+			s->held[OP_OPEN_WRITE][rel]++;
+			s->held[OP_WRITE][rel]++;
+		}
+	}
+	return 0;
+}
+
 /* Running programs, seccomp listeners and mem holders, now. */
 static void scan_processes(struct state *st)
 {
@@ -241,11 +279,9 @@ static void scan_processes(struct state *st)
 	while ((e = readdir(proc))) {
 		char path[64], comm[32], exe[PATH_MAX];
 		const char *base;
-		struct seen *s;
-		DIR *fds;
-		struct dirent *f;
 		ssize_t n;
 		int pid = atoi(e->d_name);
+		struct holder_walk w = { .st = st, .pid = pid, .comm = comm };
 
 		if (pid <= 0 || pid == self)
 			continue;
@@ -257,6 +293,7 @@ static void scan_processes(struct state *st)
 		/* Known programs and aliases by command or executable name. */
 		for (int pass = 0; pass < 2; pass++) {
 			const char *name = pass ? base : comm;
+			struct seen *s;
 			int match = 0;
 
 			for (int a = 0; a < st->nalias; a++)
@@ -269,51 +306,7 @@ static void scan_processes(struct state *st)
 				break;
 			}
 		}
-		snprintf(path, sizeof(path), "/proc/%d/fd", pid);
-		fds = opendir(path);
-		if (!fds)
-			continue;
-		while ((f = readdir(fds))) {
-			char link[PATH_MAX];
-			unsigned long flags;
-			int target, task, gone;
-
-			if (f->d_name[0] == '.')
-				continue;
-			n = readlinkat(dirfd(fds), f->d_name, link, sizeof(link) - 1);
-			if (n <= 0)
-				continue;
-			link[n] = '\0';
-			if (!strcmp(link, "anon_inode:seccomp notify")) {
-				s = seen_get(st, comm);
-				if (s && !s->listener_pid) {
-					s->listener_pid = pid;
-					if (!s->in_matrix) {
-						s->subject = "supervisor";
-						s->in_matrix = 1;
-					}
-				}
-			} else if (pm_mem_fd(pid, atoi(f->d_name), link, &target, &task, &gone) &&
-				   !gone && !pm_fd_flags(pid, atoi(f->d_name), &flags)) {
-				int mode = (int)(flags & O_ACCMODE);
-				int rel = target == pid ? REL_SELF :
-					  pm_tracer_of(target) == pid ? REL_TRACER : REL_OTHER;
-
-				s = seen_get(st, comm);
-				if (!s)
-					continue;
-				s->holder_pid = pid;
-				snprintf(s->holds, sizeof(s->holds), "/proc/%d/mem (%s)", target,
-					 mode == O_RDONLY ? "r" : mode == O_WRONLY ? "w" : "rw");
-				if (mode != O_WRONLY)
-					s->held[OP_OPEN_READ][rel]++;
-				if (mode != O_RDONLY) {
-					s->held[OP_OPEN_WRITE][rel]++;
-					s->held[OP_WRITE][rel]++;
-				}
-			}
-		}
-		closedir(fds);
+		pm_fd_each(pid, holder_fd, &w);
 	}
 	closedir(proc);
 }
@@ -455,7 +448,7 @@ static const struct profile {
 struct advice {
 	enum level target[NOPS];	/* advice, or the profile's levels */
 	const char *note[NOPS];
-	struct verdict at[NOPS][LV_NEVER + 1];
+	struct verdict at[NOPS][NLEVELS];
 	struct verdict now[NOPS];	/* under the policy in force */
 	int attack_conf[16][NOPS];	/* per attack subject: blocking column, -1 */
 };
@@ -641,15 +634,18 @@ static void print_seen(const struct state *st)
 static void print_levels(const struct machine *mc, const struct advice *a,
 			 const struct profile *prof)
 {
+	char levels[128];
+
+	level_list(levels, sizeof(levels), " ", NULL);
 	printf("\n%s:\n", prof ? "profile" : "advice");
 	if (prof)
 		printf("  %s (%s)\n", prof->name, prof->title);
-	printf("%-11s %-9s %-9s %s\n", "operation", "in force", prof ? "profile" : "advice",
-	       "breaks at: always self ptrace never");
+	printf("%-11s %-9s %-9s breaks at: %s\n", "operation", "in force",
+	       prof ? "profile" : "advice", levels);
 	for (int o = 0; o < NOPS; o++) {
 		printf("%-11s %-9s %-9s %10s", op_names[o], level_name(mc->current[o]),
 		       level_name(a->target[o]), "");
-		for (int l = LV_ALWAYS; l <= LV_NEVER; l++) {
+		for (int l = LV_ALWAYS; l < NLEVELS; l++) {
 			if (mc->avail[o][l])
 				printf(" %*d", (int)strlen(level_name((enum level)l)), a->at[o][l].nbr);
 			else
@@ -662,7 +658,7 @@ static void print_levels(const struct machine *mc, const struct advice *a,
 		if (a->note[o])
 			printf(" (%s)", a->note[o]);
 		printf(":\n");
-		for (int l = LV_ALWAYS; l <= LV_NEVER; l++) {
+		for (int l = LV_ALWAYS; l < NLEVELS; l++) {
 			const struct verdict *v = &a->at[o][l];
 
 			if (!mc->avail[o][l] || l < (int)a->target[o])
@@ -804,7 +800,7 @@ static struct json_object *ops_json(const struct matrix *m, const struct machine
 		pm_jset(j, "source", pm_jstr(mc->cur_src[o]));
 		pm_jset(j, prof ? "profile" : "advice", json_object_new_string(level_name(a->target[o])));
 		pm_jset(j, "note", pm_jstr(a->note[o]));
-		for (int l = LV_ALWAYS; l <= LV_NEVER; l++)
+		for (int l = LV_ALWAYS; l < NLEVELS; l++)
 			if (mc->avail[o][l])
 				pm_jset(lv, level_name((enum level)l), verdict_json(&a->at[o][l], m));
 		pm_jset(j, "levels", lv);
@@ -1037,7 +1033,7 @@ static int decide(const struct matrix *m, const struct machine *mc, const struct
 	int breaks_now = 0, differs = 0, prof_breaks = 0;
 
 	for (int o = 0; o < NOPS; o++) {
-		for (int l = LV_ALWAYS; l <= LV_NEVER; l++)
+		for (int l = LV_ALWAYS; l < NLEVELS; l++)
 			if (mc->avail[o][l])
 				judge(m, mc, st, o, (enum level)l, &a->at[o][l]);
 		judge(m, mc, st, o, mc->current[o], &a->now[o]);
@@ -1055,7 +1051,7 @@ static int decide(const struct matrix *m, const struct machine *mc, const struct
 			prof_breaks |= a->at[o][a->target[o]].nbr > 0;
 		} else {
 			a->target[o] = LV_ALWAYS;
-			for (int l = LV_NEVER; l > LV_ALWAYS; l--)
+			for (int l = NLEVELS - 1; l > LV_ALWAYS; l--)
 				if (mc->avail[o][l] && !a->at[o][l].nbr) {
 					a->target[o] = (enum level)l;
 					break;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cgroup-v2 paths as the enforcer's programs match them: from the root
- * of the v2 hierarchy, component by component (bpf/procmem.bpf.c walks
+ * of the v2 hierarchy, component by component (bpf/enforcer.bpf.c walks
  * kernfs names up to that root).  A path an administrator gives may be
  * under a mount that is not that root: systemd's hybrid layout mounts
  * the v2 hierarchy at /sys/fs/cgroup/unified, and a container's
@@ -162,4 +162,22 @@ int pm_cgroup_dir(const char *rel, char *out, size_t n)
 		return -1;
 	snprintf(out, n, "%s%s", strcmp(mnt, "/") ? mnt : "", rel);
 	return 0;
+}
+
+/* procmem's own cgroup-v2 path, "/" if none. */
+void pm_own_cgroup(char *path, size_t n)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/cgroup", "r");
+
+	snprintf(path, n, "/");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3)) {
+			line[strcspn(line, "\n")] = 0;
+			snprintf(path, n, "%s", line + 3);
+			break;
+		}
+	fclose(f);
 }

@@ -16,20 +16,6 @@
 
 #define SYSCTL_DIR "/proc/sys/kernel/proc_mem"
 
-/* Reads a small file into buf, NUL-terminated; returns length or -1. */
-static ssize_t read_small(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "re");
-	size_t n;
-
-	if (!f)
-		return -1;
-	n = fread(buf, 1, size - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return (ssize_t)n;
-}
-
 static void chomp(char *s)
 {
 	size_t n = strlen(s);
@@ -128,7 +114,7 @@ static void read_cmdline(struct config *c)
 	char buf[4096], tok[512];
 	const char *s = buf;
 
-	if (read_small("/proc/cmdline", buf, sizeof(buf)) < 0)
+	if (pm_read_small("/proc/cmdline", buf, sizeof(buf)) < 0)
 		return;
 	c->cmdline_read = 1;
 	for (;;) {
@@ -199,11 +185,12 @@ static int kconfig_seen_force, kconfig_seen_fine;
 
 static void kconfig_line(struct config *c, const char *line)
 {
-	static const char *const force_syms[] = {
+	/* the kernel's Kconfig choices, by level */
+	static const char *const force_syms[NLEVELS] = {
 		"ALWAYS_FORCE", "FORCE_SELF", "FORCE_PTRACE", "NO_FORCE",
 	};
-	static const char *const op_syms[] = { "OPEN_READ", "OPEN_WRITE", "WRITE" };
-	static const char *const lv_syms[] = { "ALWAYS", "SELF", "PTRACE", "NEVER" };
+	static const char *const op_syms[PM_NOPS] = { "OPEN_READ", "OPEN_WRITE", "WRITE" };
+	static const char *const lv_syms[NLEVELS] = { "ALWAYS", "SELF", "PTRACE", "NEVER" };
 	char sym[32];
 	const char *p = line;
 	int set;
@@ -214,7 +201,7 @@ static void kconfig_line(struct config *c, const char *line)
 		return;
 	set = p == line && strstr(p, "=y") != NULL;
 	snprintf(sym, sizeof(sym), "%.*s", (int)strcspn(p + 16, "= \n"), p + 16);
-	for (int l = 0; l < 4; l++) {
+	for (int l = 0; l < NLEVELS; l++) {
 		if (strcmp(sym, force_syms[l]))
 			continue;
 		kconfig_seen_force = 1;
@@ -227,8 +214,8 @@ static void kconfig_line(struct config *c, const char *line)
 		}
 		return;
 	}
-	for (int o = 0; o < 3; o++) {
-		for (int l = 0; l < 4; l++) {
+	for (int o = 0; o < PM_NOPS; o++) {
+		for (int l = 0; l < NLEVELS; l++) {
 			char want[48];
 
 			snprintf(want, sizeof(want), "%s_%s", op_syms[o], lv_syms[l]);
@@ -277,12 +264,12 @@ static void read_sysctl(struct config *c)
 
 	for (int o = 0; o < NOPS; o++) {
 		snprintf(path, sizeof(path), SYSCTL_DIR "/%s", op_names[o]);
-		if (read_small(path, buf, sizeof(buf)) < 0)
+		if (pm_read_small(path, buf, sizeof(buf)) < 0)
 			continue;
 		chomp(buf);
 		c->sysctl[o] = parse_level(buf, 1);
 	}
-	if (read_small(SYSCTL_DIR "/permissive", buf, sizeof(buf)) >= 0)
+	if (pm_read_small(SYSCTL_DIR "/permissive", buf, sizeof(buf)) >= 0)
 		c->sysctl_permissive = atoi(buf) != 0;
 	read_denied(c->denied);
 }
@@ -293,15 +280,15 @@ static void read_sysctl(struct config *c)
  */
 int read_denied(long (*out)[2])
 {
-	static const char *const kind[2] = { "denied", "would_deny" };
 	char path[128], buf[64], *end;
 
 	for (int o = 0; o < NOPS; o++)
 		for (int k = 0; k < 2; k++) {
 			long long v;
 
-			snprintf(path, sizeof(path), SYSCTL_DIR "/%s/%s", kind[k], op_names[o]);
-			if (read_small(path, buf, sizeof(buf)) < 0)
+			snprintf(path, sizeof(path), SYSCTL_DIR "/%s/%s",
+				 verdict_name(k ? PM_V_WOULD_DENY : PM_V_DENIED, VN_KEY), op_names[o]);
+			if (pm_read_small(path, buf, sizeof(buf)) < 0)
 				return -1;
 			errno = 0;
 			v = strtoll(buf, &end, 10);

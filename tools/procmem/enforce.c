@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * procmem enforce: the /proc/PID/mem policy on a kernel without the
- * series, through the BPF LSM programs of bpf/procmem.bpf.c, loaded,
+ * series, through the BPF LSM programs of bpf/enforcer.bpf.c, loaded,
  * pinned and checked by loader.c.
  *
  * A command line changes the policy in force (the levels it names, for
@@ -36,18 +36,21 @@ struct request {
 
 static void enforce_help(void)
 {
-	fputs("usage: procmem enforce [--open-read=L] [--open-write=L] [--write=L]\n"
+	char levels[128];
+
+	level_list(levels, sizeof(levels), ", ", NULL);
+	printf("usage: procmem enforce [--open-read=L] [--open-write=L] [--write=L]\n"
 	      "                       [--permissive] [--cgroup PATH] [--verbose]\n"
 	      "       procmem enforce --off [--cgroup PATH]\n"
 	      "       procmem enforce --config FILE [--verbose]\n"
 	      "       procmem enforce          show the enforcer and its policy\n"
 	      "\n"
-	      "Levels L: always, self, ptrace, never.  PATH: a cgroup-v2 path, relative\n"
+	      "Levels L: %s.  PATH: a cgroup-v2 path, relative\n"
 	      "to /sys/fs/cgroup, that need not exist yet.  Exit status: 0 enforcing (or\n"
 	      "shown complete), 1 shown degraded, 2 usage, 4 not root, 5 BPF LSM not\n"
 	      "active, 6 no BTF, 7 a cgroup path too deep or a bad name, 8 BPF failure,\n"
 	      "9 the self-check failed (the previous policy kept), 10 lockdown forbids it,\n"
-	      "13 the kernel's BTF lacks a field, hook or helper the programs need.\n", stdout);
+	      "13 the kernel's BTF lacks a field, hook or helper the programs need.\n", levels);
 }
 
 /*
@@ -83,8 +86,11 @@ static int parse(int argc, char **argv, struct request *r, int in_config)
 			enum level lv = parse_level(optarg, 1);
 
 			if (lv == LV_UNKNOWN) {
-				return pm_usage_error("enforce", "bad level '%s' for --%s (always, self, ptrace, never; synonyms off, ptracer, all)",
-						      optarg, opts[o].name);
+				char levels[128];
+
+				level_list(levels, sizeof(levels), ", ", "; synonyms ");
+				return pm_usage_error("enforce", "bad level '%s' for --%s (%s)",
+						      optarg, opts[o].name, levels);
 			}
 			r->set[o] = 1;
 			r->level[o] = lv;
@@ -214,7 +220,7 @@ static int compose(struct pm_policy *p, const struct request *r)
 	return EXIT_OK;
 }
 
-static void levels_text(char *buf, size_t n, const struct pm_levels *lv)
+static void scope_text(char *buf, size_t n, const struct pm_levels *lv)
 {
 	snprintf(buf, n, "open_read=%s open_write=%s write=%s permissive=%d",
 		 level_name((enum level)lv->level[0]), level_name((enum level)lv->level[1]),
@@ -250,10 +256,10 @@ static void print_policy(const struct pm_policy *p)
 {
 	char buf[160], path[PM_DEPTH_MAX * PM_NAME_MAX + 1];
 
-	levels_text(buf, sizeof(buf), &p->machine);
+	scope_text(buf, sizeof(buf), &p->machine);
 	printf("machine:    %s\n", buf);
 	for (int i = 0; i < p->noverrides; i++) {
-		levels_text(buf, sizeof(buf), &p->ov[i].lv);
+		scope_text(buf, sizeof(buf), &p->ov[i].lv);
 		pm_path_join(&p->ov[i], path, sizeof(path));
 		printf("cgroup:     %s: %s (%s)\n", path, buf, presence(&p->ov[i]));
 	}
@@ -284,14 +290,15 @@ static int show(void)
 	if (st.have_policy)
 		print_policy(&st.pol);
 	if (st.map[PM_MAP_COUNTERS] >= 0 && !pm_counters(st.map[PM_MAP_COUNTERS], n)) {
-		static const char *const kind[] = { "allowed:   ", "denied:    ", "would_deny:" };
 		long files = 0;
 		__u64 key, next;
 
 		for (int v = PM_V_DENIED; v <= PM_NVERDICTS; v++) {
 			int k = v % PM_NVERDICTS;	/* denied, would_deny, allowed */
+			char kind[24];
 
-			printf("%s open_read %llu open_write %llu write %llu\n", kind[k],
+			snprintf(kind, sizeof(kind), "%s:", verdict_name(k, VN_KEY));
+			printf("%-11s open_read %llu open_write %llu write %llu\n", kind,
 			       n[PM_C_DECIDED(k, 0)], n[PM_C_DECIDED(k, 1)], n[PM_C_DECIDED(k, 2)]);
 		}
 		printf("dropped:    denied %llu would-deny %llu allowed %llu (ring buffer full)\n",
@@ -331,7 +338,7 @@ static int put_in_force(const struct pm_policy *p, const char *what)
 
 	if (rc)
 		return rc;
-	levels_text(buf, sizeof(buf), &p->machine);
+	scope_text(buf, sizeof(buf), &p->machine);
 	printf("procmem: enforcing %s%s\n", buf, what);
 	return EXIT_OK;
 }
@@ -448,7 +455,7 @@ int cmd_enforce(int argc, char **argv)
 		if (i >= 0) {
 			char buf[160], path[PM_DEPTH_MAX * PM_NAME_MAX + 1];
 
-			levels_text(buf, sizeof(buf), &p.ov[i].lv);
+			scope_text(buf, sizeof(buf), &p.ov[i].lv);
 			pm_path_join(&p.ov[i], path, sizeof(path));
 			snprintf(what, sizeof(what), "; cgroup %s: %s%s", path, buf,
 				 cgroup_present(&p.ov[i]) == 1 ? "" : " (not present yet)");

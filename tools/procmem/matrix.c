@@ -86,37 +86,16 @@ fail:
 /* The whole file as one JSON document; NULL and @err. */
 static struct json_object *parse_file(const char *path, char *err, size_t errlen)
 {
-	struct json_tokener *tok = json_tokener_new();
-	struct json_object *root = NULL;
-	enum json_tokener_error jerr;
-	size_t len, end;
-	char *text = tok ? slurp(path, &len, err, errlen) : NULL;
+	struct json_object *root;
+	size_t len;
+	char *text = slurp(path, &len, err, errlen), why[160];
 
-	if (!tok)
-		snprintf(err, errlen, "%s: out of memory", path);
-	if (!text) {
-		json_tokener_free(tok);
+	if (!text)
 		return NULL;
-	}
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	root = json_tokener_parse_ex(tok, text, (int)len);
-	jerr = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	if (jerr == json_tokener_continue)
-		snprintf(err, errlen, "%s: not JSON: unexpected end at byte %zu", path, len);
-	else if (jerr != json_tokener_success)
-		snprintf(err, errlen, "%s: not JSON: %s at byte %zu", path,
-			 json_tokener_error_desc(jerr), end);
-	else if (text[end + strspn(text + end, " \t\r\n")])
-		snprintf(err, errlen, "%s: not JSON: trailing text at byte %zu", path, end);
-	else
-		err[0] = '\0';
-	json_tokener_free(tok);
+	root = pm_json_parse(text, len, why, sizeof(why));
 	free(text);
-	if (err[0]) {
-		json_object_put(root);
-		return NULL;
-	}
+	if (!root)
+		snprintf(err, errlen, "%s: %s", path, why);
 	return root;
 }
 

@@ -8,30 +8,22 @@
  * What it exports: the kernel's levels and its denial counters (the
  * series' sysctls), the BPF LSM enforcer's state (absent, complete or
  * degraded), its levels per scope (the machine, each cgroup override)
- * and its decision counters, and the verdict of `procmem status`, which
- * runs as a child process (its probes are real accesses: under a
- * restrictive policy each run adds its own denials to the counters).
+ * and its decision counters, and the verdict of `procmem status` (its
+ * judgement, assess(), run here: its probes are real accesses, so under
+ * a restrictive policy each run adds its own denials to the counters).
  * --textfile writes DIR/procmem.prom atomically (a temporary file in
  * DIR, then rename) for node-exporter's textfile collector.
  */
 #include "procmem.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define PROM_FILE "procmem.prom"
-
-static const char *const verdict_names[PM_NVERDICTS] = {
-	[PM_V_ALLOWED] = "allowed",
-	[PM_V_DENIED] = "denied",
-	[PM_V_WOULD_DENY] = "would_deny",
-};
 
 /* procmem status's verdicts, by its exit status. */
 static const char *const status_names[] = { "ok", "mismatch", "probe-failed" };
@@ -77,7 +69,7 @@ static void family(FILE *f, const char *name, const char *type, const char *help
 static void levels(FILE *f, const char *name, const char *op, const char *scope,
 		   enum level lv)
 {
-	for (int l = LV_ALWAYS; l <= LV_NEVER; l++) {
+	for (int l = LV_ALWAYS; l < NLEVELS; l++) {
 		fprintf(f, "%s{op=\"%s\",level=\"%s\"", name, op, level_name((enum level)l));
 		if (scope) {
 			fputs(",scope=", f);
@@ -85,11 +77,6 @@ static void levels(FILE *f, const char *name, const char *op, const char *scope,
 		}
 		fprintf(f, "} %d\n", lv == l);
 	}
-}
-
-static const char *kind_label(enum kernel_kind k)
-{
-	return k == K_PATCHED ? "patched" : k == K_STOCK ? "stock" : "none";
 }
 
 static void kernel_metrics(FILE *f, const struct config *c)
@@ -100,7 +87,7 @@ static void kernel_metrics(FILE *f, const struct config *c)
 	       "The running kernel and its /proc/PID/mem controls (patched: this series, stock: force_override only, none).");
 	fputs("procmem_kernel_info{release=", f);
 	label(f, c->release);
-	fprintf(f, ",controls=\"%s\"} 1\n", kind_label(c->kind));
+	fprintf(f, ",controls=\"%s\"} 1\n", kind_name(c->kind));
 
 	family(f, "procmem_kernel_level", "gauge",
 	       "The level the kernel holds per operation: 1 for the level in force (all 0: not known).");
@@ -121,7 +108,8 @@ static void kernel_metrics(FILE *f, const struct config *c)
 		for (int v = 0; v < 2; v++)
 			if (c->denied[o][v] >= 0)
 				fprintf(f, "procmem_kernel_decisions_total{op=\"%s\",verdict=\"%s\"} %ld\n",
-					op_names[o], v ? "would_deny" : "denied", c->denied[o][v]);
+					op_names[o], verdict_name(v ? PM_V_WOULD_DENY : PM_V_DENIED, VN_KEY),
+					c->denied[o][v]);
 }
 
 /* The enforcer's levels in one scope (in force: an override's own
@@ -130,7 +118,7 @@ static void enforcer_levels(FILE *f, const char *scope, const struct pm_levels *
 {
 	for (int o = 0; o < PM_NOPS; o++)
 		levels(f, "procmem_enforcer_level", op_names[o], scope,
-		       lv->level[o] <= PM_NEVER ? (enum level)lv->level[o] : LV_UNKNOWN);
+		       level_of(lv->level[o]));
 }
 
 static void enforcer_permissive(FILE *f, const char *scope, const struct pm_levels *lv)
@@ -195,17 +183,17 @@ static void enforcer_metrics(FILE *f)
 	for (int o = 0; o < PM_NOPS; o++)
 		for (int v = 0; v < PM_NVERDICTS; v++)
 			fprintf(f, "procmem_enforcer_decisions_total{op=\"%s\",verdict=\"%s\"} %llu\n",
-				op_names[o], verdict_names[v], n[PM_C_DECIDED(v, o)]);
+				op_names[o], verdict_name(v, VN_KEY), n[PM_C_DECIDED(v, o)]);
 	family(f, "procmem_enforcer_events_dropped_total", "counter",
 	       "Events the enforcer could not report: its ring buffer was full.");
 	for (int v = 0; v < PM_NVERDICTS; v++)
 		fprintf(f, "procmem_enforcer_events_dropped_total{verdict=\"%s\"} %llu\n",
-			verdict_names[v], n[PM_C_DROPPED(v)]);
+			verdict_name(v, VN_KEY), n[PM_C_DROPPED(v)]);
 	family(f, "procmem_enforcer_events_limited_total", "counter",
 	       "Events the enforcer did not report: over a bucket's event rate (a uid, or a user namespace's owner).");
 	for (int v = PM_V_DENIED; v < PM_NVERDICTS; v++)
 		fprintf(f, "procmem_enforcer_events_limited_total{verdict=\"%s\"} %llu\n",
-			verdict_names[v], n[PM_C_LIMITED(v)]);
+			verdict_name(v, VN_KEY), n[PM_C_LIMITED(v)]);
 	family(f, "procmem_enforcer_files", "gauge",
 	       "Open mem files with an opener record.");
 	fprintf(f, "procmem_enforcer_files %ld\n", e.files);
@@ -215,37 +203,16 @@ static void enforcer_metrics(FILE *f)
 }
 
 /*
- * procmem status's verdict: this very program runs it, output discarded,
- * and its exit status is the verdict (0 ok, 1 mismatch, 3 probe-failed;
+ * procmem status's verdict: its judgement (assess()), run here, the
+ * verdict its exit status gives (0 ok, 1 mismatch, 3 probe-failed;
  * anything else counts as probe-failed).  Returns the status_names index.
  */
 static int status_verdict(int timeout)
 {
-	char t[16];
-	int ws;
-	pid_t pid;
+	static struct status s;
+	int rc = assess(&s, timeout);
 
-	snprintf(t, sizeof(t), "%d", timeout);
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return 2;
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		if (null >= 0) {
-			dup2(null, STDOUT_FILENO);
-			dup2(null, STDERR_FILENO);
-		}
-		execl("/proc/self/exe", "procmem", "status", "--timeout", t, (char *)NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &ws, 0) < 0)
-		if (errno != EINTR)
-			return 2;
-	if (!WIFEXITED(ws))
-		return 2;
-	return WEXITSTATUS(ws) == EXIT_OK ? 0 : WEXITSTATUS(ws) == EXIT_FINDING ? 1 : 2;
+	return rc == EXIT_OK ? 0 : rc == EXIT_FINDING ? 1 : 2;
 }
 
 /* Writes @len bytes of @buf to DIR/procmem.prom through a temporary

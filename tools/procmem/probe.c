@@ -66,8 +66,8 @@ struct ctx {
 const char *outcome_name(enum outcome o)
 {
 	switch (o) {
-	case PR_ALLOWED: return "allowed";
-	case PR_DENIED: return "denied";
+	case PR_ALLOWED: return verdict_name(PM_V_ALLOWED, VN_TEXT);
+	case PR_DENIED: return verdict_name(PM_V_DENIED, VN_TEXT);
 	case PR_ERROR: return "error";
 	default: return "-";
 	}

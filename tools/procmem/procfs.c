@@ -6,24 +6,59 @@
 #include "procmem.h"
 
 #include <ctype.h>
+#include <dirent.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/vfs.h>
+#include <unistd.h>
 
 #define PROC_MAGIC 0x9fa0
 
-int pm_read_line(const char *path, char *buf, size_t n)
+ssize_t pm_read_small(const char *path, char *buf, size_t size)
 {
 	FILE *f = fopen(path, "re");
-	int ok;
+	size_t n;
 
 	if (!f)
 		return -1;
-	ok = fgets(buf, (int)n, f) != NULL;
+	n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
 	fclose(f);
-	if (!ok)
+	return (ssize_t)n;
+}
+
+int pm_read_line(const char *path, char *buf, size_t n)
+{
+	if (pm_read_small(path, buf, n) <= 0)
 		return -1;
 	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+int pm_fd_each(int pid, int (*fn)(void *ctx, int fd, char *link), void *ctx)
+{
+	char path[64], link[PATH_MAX];
+	struct dirent *e;
+	DIR *fds;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
+	fds = opendir(path);
+	if (!fds)
+		return -1;
+	while ((e = readdir(fds))) {
+		ssize_t n;
+
+		if (e->d_name[0] == '.')
+			continue;
+		n = readlinkat(dirfd(fds), e->d_name, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;	/* closed meanwhile */
+		link[n] = '\0';
+		if (fn(ctx, atoi(e->d_name), link))
+			break;
+	}
+	closedir(fds);
 	return 0;
 }
 

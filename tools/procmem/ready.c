@@ -11,8 +11,8 @@
  *                or .__parent), every LSM hook they attach
  *                to (bpf_lsm_HOOK) and the helpers they call
  *   lockdown     the object this kernel takes (bpf_rdonly_cast  else 10
- *                kfunc: procmem_cast, else procmem_probe) is
- *                allowed: procmem_probe reads with
+ *                kfunc: enforcer_cast, else enforcer_read) is
+ *                allowed: enforcer_read reads with
  *                bpf_probe_read_kernel, which
  *                lockdown=confidentiality forbids
  *
@@ -35,7 +35,7 @@
 #define BTF_FILE	"/sys/kernel/btf/vmlinux"
 
 /*
- * Every field bpf/procmem.bpf.c reads, by struct, with its spellings: a
+ * Every field bpf/enforcer.bpf.c reads, by struct, with its spellings: a
  * field is there when the struct has a member (directly or in an
  * anonymous struct or union) of one of the names.  A struct spelt
  * "?NAME" is an older kernel's flavour (6.1's struct kernel_cap_struct
@@ -77,7 +77,7 @@ static const struct need_field {
 static const char *const need_hooks[] = { "file_open", "file_permission", "file_free_security" };
 
 /* The helpers both objects call (enum bpf_func_id's BPF_FUNC_NAME);
- * procmem_probe also bpf_probe_read_kernel(_str). */
+ * enforcer_read also bpf_probe_read_kernel(_str). */
 static const char *const need_helpers[] = {
 	"map_lookup_elem", "map_update_elem", "map_delete_elem", "ringbuf_reserve",
 	"ringbuf_submit", "loop", "get_current_task_btf", "get_current_pid_tgid",
@@ -97,34 +97,29 @@ static const char *btf_path(void)
 static void lockdown_mode(char *out, size_t n)
 {
 	char buf[128], *b, *e;
-	FILE *f = fopen(LOCKDOWN_FILE, "r");
 
 	snprintf(out, n, "none");
-	if (!f)
-		return;
-	if (fgets(buf, sizeof(buf), f) && (b = strchr(buf, '[')) && (e = strchr(b, ']'))) {
+	if (!pm_read_line(LOCKDOWN_FILE, buf, sizeof(buf)) && (b = strchr(buf, '[')) &&
+	    (e = strchr(b, ']'))) {
 		*e = 0;
 		snprintf(out, n, "%s", b + 1);
 	}
-	fclose(f);
 }
 
 /* Is BPF LSM in the kernel's active list?  1, 0, or -1 unreadable. */
 static int lsm_active(char *list, size_t n, int may_mount)
 {
-	FILE *f = fopen(LSM_FILE, "r");
+	ssize_t len = pm_read_small(LSM_FILE, list, n);
 
-	list[0] = 0;
-	if (!f && may_mount) {
+	if (len < 0 && may_mount) {
 		/* securityfs is not mounted on a bare system: mount it. */
 		mount("securityfs", "/sys/kernel/security", "securityfs", 0, NULL);
-		f = fopen(LSM_FILE, "r");
+		len = pm_read_small(LSM_FILE, list, n);
 	}
-	if (!f)
-		return -1;
-	if (!fgets(list, (int)n, f))
+	if (len < 0) {
 		list[0] = 0;
-	fclose(f);
+		return -1;
+	}
 	list[strcspn(list, "\n")] = 0;
 	for (char *s = list, *e; *s; s = *e ? e + 1 : e) {
 		e = s + strcspn(s, ",");

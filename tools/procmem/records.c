@@ -2,7 +2,8 @@
 /*
  * Observed mem file accesses, for procmem advise: proc_mem:proc_mem_deny
  * tracepoint lines (patched kernel) and `procmem watch --json` lines
- * (BPF LSM enforcer), read from files or observed live for a while.
+ * (BPF LSM enforcer), read from files, or observed live for a while (the
+ * tracepoint, or the enforcer's events through events.c).
  */
 #include "procmem.h"
 
@@ -12,7 +13,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -48,23 +48,10 @@ static const char *jstr(struct json_object *o, const char *key)
 static void json_record(struct records *r, const char *line)
 {
 	static const char *const kinds[] = { "dropped", "limited" };
-	struct json_tokener *tok = json_tokener_new();
-	struct json_object *v = NULL, *d;
+	char why[160];
+	struct json_object *v = pm_json_parse(line, strlen(line), why, sizeof(why)), *d;
 	int o;
 
-	if (tok) {
-		size_t end;
-
-		json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-		v = json_tokener_parse_ex(tok, line, (int)strlen(line));
-		end = json_tokener_get_parse_end(tok);
-		if (json_tokener_get_error(tok) != json_tokener_success ||
-		    line[end + strspn(line + end, " \t\r\n")]) {
-			json_object_put(v);
-			v = NULL;
-		}
-		json_tokener_free(tok);
-	}
 	if (!json_object_is_type(v, json_type_object)) {
 		r->unparsed++;
 		json_object_put(v);
@@ -218,67 +205,72 @@ static int observe_tracepoint(struct records *st, int secs)
 	return 0;
 }
 
-/* Has @pid installed its SIGTERM handler? */
-static int watch_ready(pid_t pid)
-{
-	char path[64], line[128];
-	unsigned long long mask = 0;
-	FILE *f;
+/* An observation through events.c: until @end, then what is on its way. */
+struct observe {
+	struct records *r;
+	int secs;
+	long long t0, end;
+	int tail;			/* the observation ended: reading what is on its way */
+};
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "SigCgt: %llx", &mask) == 1)
-			break;
-	fclose(f);
-	return (mask >> (SIGTERM - 1)) & 1;
+static int obs_access(void *ctx, const struct access *a)
+{
+	struct observe *ob = ctx;
+	int o = op_index(a->op);
+
+	if (o < 0)
+		ob->r->unparsed++;
+	else
+		record(ob->r, a->comm ? a->comm : "?", o, a->pid == a->target_pid, a->tracer != 0);
+	return 0;
 }
 
-/* A stock kernel with the enforcer: our own `procmem watch --json`. */
+/* per verdict: events the ring dropped and those limited */
+static void obs_lost(void *ctx, const unsigned long long *d, const unsigned long long *l,
+		     int before)
+{
+	struct observe *ob = ctx;
+
+	(void)before;
+	for (int v = 0; v < PM_NVERDICTS; v++)
+		ob->r->dropped += (long)(d[v] + (v == PM_V_ALLOWED ? 0 : l[v]));
+}
+
+static void obs_started(void *ctx)
+{
+	struct observe *ob = ctx;
+
+	ob->t0 = now_ms();
+	ob->end = ob->t0 + ob->secs * 1000LL;
+	fprintf(stderr, "procmem: advise: observing for %d s (procmem watch)\n", ob->secs);
+}
+
+static int obs_more(void *ctx)
+{
+	struct observe *ob = ctx;
+
+	if (!ob->tail && (now_ms() >= ob->end || obs_stop)) {
+		ob->tail = 1;
+		ob->end = now_ms() + 600;	/* what is on its way */
+	}
+	return !ob->tail || now_ms() < ob->end;
+}
+
+/* A stock kernel with the enforcer: its events, as procmem watch --all reads them. */
 static int observe_watch(struct records *st, int secs)
 {
-	int p[2], status;
-	long long t0;
-	pid_t child;
+	struct observe ob = { .r = st, .secs = secs };
+	struct events ev = { .access = obs_access, .lost = obs_lost, .started = obs_started,
+			     .more = obs_more, .ctx = &ob };
+	int rc = events_run(&ev, 1);
 
-	if (pipe(p))
-		return -1;
-	child = fork();
-	if (child < 0)
-		return -1;
-	if (!child) {
-		dup2(p[1], 1);
-		close(p[0]);
-		close(p[1]);
-		execl("/proc/self/exe", "procmem", "watch", "--json", "--all", (char *)NULL);
-		_exit(127);
-	}
-	close(p[1]);
-	/* Ready once it catches SIGTERM: it reads the ring buffer then, and
-	 * the buffer keeps what came before. */
-	for (int i = 0; i < 200 && !watch_ready(child); i++)
-		poll(NULL, 0, 50);
-	t0 = now_ms();
-	fprintf(stderr, "procmem: advise: observing for %d s (procmem watch)\n", secs);
-	pump(st, p[0], secs * 1000LL, 1);
-	pump(st, p[0], 600, 0);		/* what is on its way */
-	kill(child, SIGTERM);
-	pump(st, p[0], 5000, 0);	/* to its end of file */
-	close(p[0]);
-	waitpid(child, &status, 0);
-	if (!WIFEXITED(status) || (WEXITSTATUS(status) && WEXITSTATUS(status) != EXIT_OK)) {
-		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM)
-			goto ok;
-		fprintf(stderr, "procmem: advise: procmem watch failed (status %d)\n",
-			WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	if (rc) {
+		fprintf(stderr, "procmem: advise: procmem watch failed (status %d)\n", rc);
 		return -1;
 	}
-ok:
 	if (st->nsources < 4)
 		snprintf(st->sources[st->nsources++], sizeof(st->sources[0]),
-			 "procmem watch (BPF LSM enforcer) for %lld s%s", (now_ms() - t0 + 500) / 1000,
+			 "procmem watch (BPF LSM enforcer) for %lld s%s", (now_ms() - ob.t0 + 500) / 1000,
 			 obs_stop ? " (ended by a signal)" : "");
 	return 0;
 }

@@ -16,13 +16,14 @@ BPF_CFLAGS   := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
 	-Wall -Wextra -Wno-unused-parameter -Werror
 BINS += $(PROCMEM)
 
-# One source, two objects: procmem_cast (kernels with the bpf_rdonly_cast
+# One source, two objects: enforcer_cast (kernels with the bpf_rdonly_cast
 # kfunc, 6.2 and later: no bpf_probe_read anywhere, so lockdown=
-# confidentiality loads it) and procmem_probe (6.1); procmem picks one.
-PROCMEM_BPF_SRCS := tools/procmem/bpf/procmem.bpf.c tools/procmem/bpf/vmlinux.h \
+# confidentiality loads it) and enforcer_read (6.1: bpf_probe_read_kernel);
+# procmem picks one.
+PROCMEM_BPF_SRCS := tools/procmem/bpf/enforcer.bpf.c tools/procmem/bpf/vmlinux.h \
 	tools/procmem/bpf/enforcer.h
-build/procmem/procmem_cast.bpf.o: BPF_VARIANT := -DPM_RDONLY_CAST
-build/procmem/procmem_cast.bpf.o build/procmem/procmem_probe.bpf.o: $(PROCMEM_BPF_SRCS)
+build/procmem/enforcer_cast.bpf.o: BPF_VARIANT := -DPM_RDONLY_CAST
+build/procmem/enforcer_cast.bpf.o build/procmem/enforcer_read.bpf.o: $(PROCMEM_BPF_SRCS)
 	@mkdir -p $(@D)
 	$(BPF_CLANG) $(BPF_CFLAGS) $(BPF_VARIANT) -c $< -o $@.tmp
 	$(BPFTOOL) gen object $@ $@.tmp
@@ -32,7 +33,7 @@ build/procmem/%.skel.h: build/procmem/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $* > $@.tmp
 	mv $@.tmp $@
 
-PROCMEM_SKELS := build/procmem/procmem_cast.skel.h build/procmem/procmem_probe.skel.h
+PROCMEM_SKELS := build/procmem/enforcer_cast.skel.h build/procmem/enforcer_read.skel.h
 $(PROCMEM): $(PROCMEM_SRCS) tools/procmem/procmem.h tools/procmem/bpf/enforcer.h \
 		tools/procmem/VERSION $(PROCMEM_SKELS)
 	@mkdir -p $(@D)
@@ -48,6 +49,8 @@ SYSCONFDIR  ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 BINDIR      ?= $(PREFIX)/bin
 UNITDIR     ?= $(PREFIX)/lib/systemd/system
 TEXTFILEDIR ?= /var/lib/prometheus/node-exporter
+# The units, the completion and the conffile's source: tools/procmem/dist/.
+PROCMEM_DIST  := tools/procmem/dist
 PROCMEM_UNITS := procmem-enforce.service procmem-metrics.service procmem-metrics.timer
 install: $(PROCMEM)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PREFIX)/share/man/man1 \
@@ -59,12 +62,12 @@ install: $(PROCMEM)
 	install -m 0644 docs/compat-matrix.json $(DESTDIR)$(PREFIX)/share/procmem/compat-matrix.json
 	for u in $(PROCMEM_UNITS); do \
 		sed 's|@BINDIR@|$(BINDIR)|g; s|@SYSCONFDIR@|$(SYSCONFDIR)|g; s|@TEXTFILEDIR@|$(TEXTFILEDIR)|g' \
-			tools/procmem/$$u >$(DESTDIR)$(UNITDIR)/$$u && \
+			$(PROCMEM_DIST)/$$u >$(DESTDIR)$(UNITDIR)/$$u && \
 		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u || exit; \
 	done
-	install -m 0644 tools/procmem/procmem.bash-completion \
+	install -m 0644 $(PROCMEM_DIST)/procmem.bash-completion \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/procmem
 	[ -e $(DESTDIR)$(SYSCONFDIR)/procmem/enforce.conf ] || \
-		install -m 0644 tools/procmem/enforce.conf $(DESTDIR)$(SYSCONFDIR)/procmem/enforce.conf
+		install -m 0644 $(PROCMEM_DIST)/enforce.conf $(DESTDIR)$(SYSCONFDIR)/procmem/enforce.conf
 
 DEMOS += tools/procmem/demo.sh tools/procmem/demo-enforce.sh

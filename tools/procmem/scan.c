@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * procmem scan: which processes hold a /proc/PID/mem file open now.
- * Walks /proc/N/fd, matches link targets .../P/mem and .../P/task/T/mem
+ * Walks /proc/N/fd (pm_fd_each), matches link targets .../P/mem and .../P/task/T/mem
  * on a procfs, reads the access mode from /proc/N/fdinfo/FD.  Processes
  * whose fds we may not read are counted and listed, not skipped.
  */
@@ -36,53 +36,53 @@ struct scan {
 	int denied[MAX_LISTED];
 };
 
-static void scan_pid(int pid, struct scan *sc, DIR *fds, dev_t proc_dev)
+/* One process's walk: its pid, the scan, the dev of our /proc. */
+struct walk {
+	int pid;
+	struct scan *sc;
+	dev_t proc_dev;
+};
+
+static int scan_fd(void *ctx, int fd, char *link)
 {
-	struct dirent *e;
+	const struct walk *w = ctx;
+	struct scan *sc = w->sc;
+	int pid = w->pid;
+	char path[96];
+	struct holder x;
+	struct stat st;
 
-	while ((e = readdir(fds))) {
-		char link[4096], path[96];
-		struct holder x;
-		struct stat st;
-		ssize_t n;
+	memset(&x, 0, sizeof(x));
+	x.fd = fd;
+	if (!pm_mem_fd(pid, x.fd, link, &x.target, &x.task, &x.gone))
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, x.fd);
+	x.pid = pid;
+	x.foreign = stat(path, &st) == 0 && st.st_dev != w->proc_dev;
+	pm_read_comm(pid, x.comm, sizeof(x.comm));
+	if (x.gone)
+		snprintf(x.tcomm, sizeof(x.tcomm), "(exited)");
+	else if (x.foreign)
+		snprintf(x.tcomm, sizeof(x.tcomm), "(other procfs mount)");
+	else
+		pm_read_comm(x.task > 0 ? x.task : x.target, x.tcomm, sizeof(x.tcomm));
+	if (pm_fd_flags(pid, x.fd, &x.flags) < 0)
+		snprintf(x.mode, sizeof(x.mode), "?");
+	else
+		snprintf(x.mode, sizeof(x.mode), "%s",
+			 (x.flags & O_ACCMODE) == O_RDONLY ? "r" :
+			 (x.flags & O_ACCMODE) == O_WRONLY ? "w" : "rw");
+	if (sc->nh == sc->cap) {
+		size_t ncap = sc->cap ? sc->cap * 2 : 16;
+		struct holder *nhp = realloc(sc->h, ncap * sizeof(*nhp));
 
-		if (e->d_name[0] == '.')
-			continue;
-		n = readlinkat(dirfd(fds), e->d_name, link, sizeof(link) - 1);
-		if (n < 0)
-			continue;	/* closed meanwhile */
-		link[n] = '\0';
-		memset(&x, 0, sizeof(x));
-		x.fd = atoi(e->d_name);
-		if (!pm_mem_fd(pid, x.fd, link, &x.target, &x.task, &x.gone))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, x.fd);
-		x.pid = pid;
-		x.foreign = stat(path, &st) == 0 && st.st_dev != proc_dev;
-		pm_read_comm(pid, x.comm, sizeof(x.comm));
-		if (x.gone)
-			snprintf(x.tcomm, sizeof(x.tcomm), "(exited)");
-		else if (x.foreign)
-			snprintf(x.tcomm, sizeof(x.tcomm), "(other procfs mount)");
-		else
-			pm_read_comm(x.task > 0 ? x.task : x.target, x.tcomm, sizeof(x.tcomm));
-		if (pm_fd_flags(pid, x.fd, &x.flags) < 0)
-			snprintf(x.mode, sizeof(x.mode), "?");
-		else
-			snprintf(x.mode, sizeof(x.mode), "%s",
-				 (x.flags & O_ACCMODE) == O_RDONLY ? "r" :
-				 (x.flags & O_ACCMODE) == O_WRONLY ? "w" : "rw");
-		if (sc->nh == sc->cap) {
-			size_t ncap = sc->cap ? sc->cap * 2 : 16;
-			struct holder *nhp = realloc(sc->h, ncap * sizeof(*nhp));
-
-			if (!nhp)
-				return;
-			sc->h = nhp;
-			sc->cap = ncap;
-		}
-		sc->h[sc->nh++] = x;
+		if (!nhp)
+			return 1;
+		sc->h = nhp;
+		sc->cap = ncap;
 	}
+	sc->h[sc->nh++] = x;
+	return 0;
 }
 
 static void print_json(const struct scan *sc, int rc)
@@ -179,28 +179,22 @@ static int scan_walk(struct scan *sc)
 		return EXIT_NORUN;
 	}
 	while ((e = readdir(proc))) {
-		char path[64], *end;
+		char *end;
 		long pid = strtol(e->d_name, &end, 10);
-		DIR *fds;
+		struct walk w = { .pid = (int)pid, .sc = sc, .proc_dev = st.st_dev };
 
 		if (!isdigit((unsigned char)e->d_name[0]) || *end)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/fd", pid);
-		fds = opendir(path);
-		if (!fds) {
-			if (errno == ENOENT || errno == ESRCH) {
-				sc->gone++;
-				continue;
-			}
+		if (pm_fd_each((int)pid, scan_fd, &w) == 0) {
+			sc->scanned++;
+		} else if (errno == ENOENT || errno == ESRCH) {
+			sc->gone++;
+		} else {
 			if (sc->ndenied < MAX_LISTED)
 				sc->denied[sc->ndenied] = (int)pid;
 			sc->ndenied++;
 			sc->denied_err = errno;
-			continue;
 		}
-		sc->scanned++;
-		scan_pid((int)pid, sc, fds, st.st_dev);
-		closedir(fds);
 	}
 	closedir(proc);
 	return EXIT_OK;

@@ -13,27 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_LINES 32
-
-struct lines {
-	char s[MAX_LINES][640];
-	int n;
-};
-
-static void add(struct lines *l, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void add(struct lines *l, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (l->n >= MAX_LINES)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(l->s[l->n++], sizeof(l->s[0]), fmt, ap);
-	va_end(ap);
-}
-
 static struct json_object *json_lines(const struct lines *l)
 {
 	struct json_object *a = json_object_new_array();
@@ -48,7 +27,7 @@ static struct json_object *json_lines(const struct lines *l)
 static const char *cell(const struct probe_result *r)
 {
 	if (r->out == PR_ALLOWED && r->counted && r->d_would > 0)
-		return "would-deny";
+		return verdict_name(PM_V_WOULD_DENY, VN_TEXT);
 	return r->out == PR_NOT_RUN ? "-" : outcome_name(r->out);
 }
 
@@ -59,157 +38,46 @@ static const char *kind_text(enum kernel_kind k)
 	       "no /proc/PID/mem controls";
 }
 
-/* Whether the enforcer could provide what this kernel lacks: procmem
- * enforce's own checks, read once. */
-struct remedy {
-	int rc, lsm;
-	char why[400], param[300];
-};
 
-static void remedy_read(struct remedy *r)
-{
-	r->rc = pm_loadable(r->why, sizeof(r->why), r->param, sizeof(r->param), &r->lsm);
-}
-
-/* "`procmem enforce OPTS` provides IT (BPF LSM active)", or why not. */
-static const char *remedy_text(const struct remedy *r, const char *opts, const char *it,
-			       char *buf, size_t n)
-{
-	if (r->rc == EXIT_OK)
-		snprintf(buf, n, "`procmem enforce %s` provides %s (BPF LSM %s)", opts, it,
-			 r->lsm > 0 ? "active" : "not known to be active: /sys/kernel/security/lsm unreadable");
-	else if (r->rc == EXIT_NO_BPF_LSM)
-		snprintf(buf, n, "`procmem enforce %s` provides %s once booted with %s", opts, it,
-			 r->param);
-	else
-		snprintf(buf, n, "the kernel series (kernel/) provides %s; procmem enforce cannot load here: %s",
-			 it, r->why);
-	return buf;
-}
-
-static void lacks(const struct config *c, const struct enforcer *e,
-		  const struct remedy *rm, struct lines *l)
-{
-	static const char ops[] = "--open-read=L --open-write=L --write=L";
-	char how[560];
-
-	if (e->loaded && e->have_policy) {
-		if (c->kind == K_PATCHED)
-			return;
-		add(l, "a control of force beyond %s (no LSM hook: the enforcer cannot restrict FOLL_FORCE)",
-		    c->kind == K_STOCK ? "proc_mem.force_override" : "nothing");
-		return;
-	}
-	switch (c->kind) {
-	case K_NONE:
-		add(l, "any /proc/PID/mem control: proc_mem.force_override came with Linux 6.11; for open_read, open_write and write %s",
-		    remedy_text(rm, ops, "them", how, sizeof(how)));
-		break;
-	case K_STOCK:
-		add(l, "controls for open_read, open_write and write (proc_mem.restrict_*): %s",
-		    remedy_text(rm, ops, "them", how, sizeof(how)));
-		add(l, "the level 'self' for force");
-		add(l, "sysctls under /proc/sys/kernel/proc_mem: levels are fixed at boot");
-		add(l, "permissive mode (proc_mem.permissive)");
-		add(l, "denial counters and denial log lines");
-		break;
-	case K_PATCHED:
-		if (!c->have_sysctl)
-			add(l, "sysctls under /proc/sys/kernel/proc_mem (CONFIG_SYSCTL?)");
-		break;
-	}
-}
-
-/* Boot parameters that do not have the effect they ask for. */
-static void check_params(const struct config *c, const struct remedy *rm,
-			 struct lines *find, struct lines *notes)
-{
-	for (int i = 0; i < c->nparams; i++) {
-		const struct param *p = &c->params[i];
-		enum level want = p->has_value ? parse_level(p->value, 1) : LV_UNKNOWN;
-
-		if (!strcmp(p->name, "permissive")) {
-			if (!p->known)
-				add(want != LV_UNKNOWN || p->bool_val ? find : notes,
-				    "proc_mem.permissive%s%s is ignored: this kernel has no permissive mode",
-				    p->has_value ? "=" : "", p->value);
-			else if (!p->valid)
-				add(find, "proc_mem.permissive=%s is not a boolean: ignored", p->value);
-			continue;
-		}
-		if (p->op < 0) {
-			add(notes, "proc_mem.%s is not a known parameter: ignored", p->name);
-			continue;
-		}
-		if (!p->known) {
-			char how[560] = "";
-
-			if (p->op < OP_FORCE && want > LV_ALWAYS) {
-				char opt[96];
-
-				snprintf(opt, sizeof(opt), "--%s=%s", p->op == OP_OPEN_READ ? "open-read" :
-					 p->op == OP_OPEN_WRITE ? "open-write" : "write", level_name(want));
-				how[0] = ';';
-				how[1] = ' ';
-				remedy_text(rm, opt, "it", how + 2, sizeof(how) - 2);
-			}
-			add(want > LV_ALWAYS ? find : notes,
-			    "proc_mem.%s=%s is ignored: this kernel has no such parameter (%s stays %s)%s",
-			    p->name, p->value, op_names[p->op],
-			    level_name(c->configured[p->op]), how);
-		} else if (!p->valid) {
-			add(find, "proc_mem.%s=%s: invalid value for this kernel (it accepts %s); %s stays %s",
-			    p->name, p->value,
-			    c->kind == K_STOCK ? "always, ptrace, never" :
-			    "always, self, ptrace, never, off, ptracer, all",
-			    op_names[p->op], level_name(c->configured[p->op]));
-		} else if (c->configured[p->op] != LV_UNKNOWN &&
-			   c->configured[p->op] < p->level) {
-			add(find, "proc_mem.%s=%s asks for more than is in force: %s is %s (%s)",
-			    p->name, p->value, op_names[p->op],
-			    level_name(c->configured[p->op]), c->source[p->op]);
-		}
-	}
-}
+#define COLUMNS		100	/* a text line fits a terminal this wide */
+#define LABEL_WIDTH	12	/* "kernel:     " */
+#define CONT_INDENT	14	/* a continuation line's: deeper than a label's */
 
 /*
- * force=ptrace on a stock kernel (upstream's Kconfig default since Linux
- * 7.1): what the compatibility matrix measured breaking at it on this
- * kernel's family, and the measured alternative where the enforcer loads.
+ * One labelled line, "LABEL TEXT", wrapped at spaces to COLUMNS with
+ * continuation lines indented by CONT_INDENT; a `quoted command` is
+ * never broken.  (JSON keeps each text whole.)
  */
-static void force_ptrace_note(const struct config *c, const struct remedy *rm, struct lines *l)
+static void say(const char *label, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(const char *label, const char *fmt, ...)
 {
-	struct matrix m;
-	char path[4096], err[4200], fam[24], br[600];
-	int conf;
+	char text[2048];
+	const char *s = text;
+	int col = printf("%-*s", LABEL_WIDTH, label), first = 1;
+	va_list ap;
 
-	if (c->kind != K_STOCK || c->configured[OP_FORCE] != LV_PTRACE ||
-	    matrix_find(NULL, path, sizeof(path)) || matrix_load(&m, path, err, sizeof(err)))
-		return;
-	matrix_family(&m, c, fam, sizeof(fam));
-	conf = matrix_conf(&m, fam, OP_FORCE, LV_PTRACE);
-	if (conf < 0)
-		conf = matrix_conf(&m, "stock", OP_FORCE, LV_PTRACE);
-	if (conf >= 0 && matrix_breaks(&m, conf, br, sizeof(br))) {
-		/* the measured alternative: force=always, write=ptrace by the enforcer */
-		int alt = rm->rc == EXIT_OK ?
-			  matrix_conf_named(&m, fam, "-always-enforcer-write-ptrace") : -1;
-		char how[700];
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	while (*s) {
+		size_t len = 0;
+		int quoted = 0;
 
-		if (alt >= 0) {
-			char ab[300];
-
-			snprintf(how, sizeof(how), "measured instead: proc_mem.force_override=always with `procmem enforce --write=ptrace` (matrix: %s), where %s%s",
-				 m.conf[alt].id, matrix_breaks(&m, alt, ab, sizeof(ab)) ? "only this breaks: " : "nothing breaks",
-				 ab);
-		} else {
-			snprintf(how, sizeof(how), "the kernel series' upstream part (kernel/) fixes them; proc_mem.force_override=always restores them");
+		/* a word: up to a space outside backquotes */
+		for (; s[len] && (quoted || s[len] != ' '); len++)
+			quoted ^= s[len] == '`';
+		if (!first && col + 1 + (int)len > COLUMNS) {
+			col = printf("\n%*s", CONT_INDENT, "") - 1;
+		} else if (!first) {
+			putchar(' ');
+			col++;
 		}
-		add(l, "at force=ptrace%s, the compatibility matrix (%s) has these break: %s; %s",
-		    !strcmp(c->source[OP_FORCE], "kconfig") ? " (this kernel's built-in default, upstream's since Linux 7.1)" : "",
-		    m.conf[conf].id, br, how);
+		col += printf("%.*s", (int)len, s);
+		first = 0;
+		s += len + (s[len] == ' ');
 	}
-	matrix_free(&m);
+	putchar('\n');
 }
 
 static void print_enforcer_text(const struct enforcer *e)
@@ -217,22 +85,21 @@ static void print_enforcer_text(const struct enforcer *e)
 	if (!e->loaded)
 		return;
 	if (e->error[0] || !e->have_policy) {
-		printf("enforcer:   %s: %s\n", PM_PIN_DIR, e->error[0] ? e->error : "no policy");
+		say("enforcer:", "%s: %s", PM_PIN_DIR, e->error[0] ? e->error : "no policy");
 		return;
 	}
-	printf("enforcer:   BPF LSM (%s): open_read=%s open_write=%s write=%s permissive=%d (%s%s)\n",
-	       PM_PIN_DIR, level_name(e->level[OP_OPEN_READ]), level_name(e->level[OP_OPEN_WRITE]),
-	       level_name(e->level[OP_WRITE]), e->permissive,
-	       e->scope >= 0 ? "cgroup override " : "machine", e->scope >= 0 ? e->scope_path : "");
-	printf("enforced:   open_read %llu/%llu open_write %llu/%llu write %llu/%llu (denied/would deny, before the probes)\n",
-	       e->denied[0], e->would_deny[0], e->denied[1], e->would_deny[1],
-	       e->denied[2], e->would_deny[2]);
+	say("enforcer:", "BPF LSM (%s): open_read=%s open_write=%s write=%s permissive=%d (%s%s)",
+	    PM_PIN_DIR, level_name(e->level[OP_OPEN_READ]), level_name(e->level[OP_OPEN_WRITE]),
+	    level_name(e->level[OP_WRITE]), e->permissive,
+	    e->scope >= 0 ? "cgroup override " : "machine", e->scope >= 0 ? e->scope_path : "");
+	say("enforced:", "open_read %llu/%llu open_write %llu/%llu write %llu/%llu (denied/would deny, before the probes)",
+	    e->denied[0], e->would_deny[0], e->denied[1], e->would_deny[1],
+	    e->denied[2], e->would_deny[2]);
 }
 
 static void print_sources_text(const struct config *c, const struct enforcer *e)
 {
-	printf("kernel:     %s, %s (%s)\n", c->release, kind_text(c->kind),
-	       c->kind_basis);
+	say("kernel:", "%s, %s (%s)", c->release, kind_text(c->kind), c->kind_basis);
 	if (!c->cmdline_read)
 		printf("cmdline:    /proc/cmdline unreadable\n");
 	else if (!c->nparams)
@@ -242,29 +109,30 @@ static void print_sources_text(const struct config *c, const struct enforcer *e)
 		       c->params[i].name, c->params[i].has_value ? "=" : "",
 		       c->params[i].value);
 	if (!c->kconfig_src[0]) {
-		printf("kconfig:    unavailable (%s)\n", c->kconfig_err);
+		say("kconfig:", "unavailable (%s)", c->kconfig_err);
 	} else {
-		int any = 0;
+		char syms[NOPS * 48 + 64] = "";
 
-		printf("kconfig:    %s:", c->kconfig_src);
 		for (int o = 0; o < NOPS; o++)
-			if (c->kconfig_sym[o][0]) {
-				printf(" %s", c->kconfig_sym[o]);
-				any = 1;
-			}
-		printf("%s\n", any ? "" : " no CONFIG_PROC_MEM_* choice");
+			if (c->kconfig_sym[o][0])
+				snprintf(syms + strlen(syms), sizeof(syms) - strlen(syms), " %s",
+					 c->kconfig_sym[o]);
+		say("kconfig:", "%s:%s", c->kconfig_src, syms[0] ? syms : " no CONFIG_PROC_MEM_* choice");
 	}
 	if (!c->have_sysctl) {
-		printf("sysctl:     /proc/sys/kernel/proc_mem absent\n");
+		say("sysctl:", "/proc/sys/kernel/proc_mem absent");
 	} else {
-		printf("sysctl:     /proc/sys/kernel/proc_mem:");
+		char buf[512] = "";
+
 		for (int o = 0; o < NOPS; o++)
-			printf(" %s=%s", op_names[o], level_name(c->sysctl[o]));
-		printf(" permissive=%d\n", c->sysctl_permissive);
-		printf("denied:    ");
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " %s=%s", op_names[o],
+				 level_name(c->sysctl[o]));
+		say("sysctl:", "/proc/sys/kernel/proc_mem:%s permissive=%d", buf, c->sysctl_permissive);
+		buf[0] = 0;
 		for (int o = 0; o < NOPS; o++)
-			printf(" %s %ld/%ld", op_names[o], c->denied[o][0], c->denied[o][1]);
-		printf(" (denied/would deny, before the probes)\n");
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s %ld/%ld",
+				 o ? " " : "", op_names[o], c->denied[o][0], c->denied[o][1]);
+		say("denied:", "%s (denied/would deny, before the probes)", buf);
 		printf("            counts, not who: any process can raise them by refusing itself;"
 		       " the log names who\n");
 	}
@@ -308,8 +176,9 @@ static void sources_json(struct json_object *o, const struct config *c)
 		for (int op = 0; op < NOPS; op++) {
 			struct json_object *n = json_object_new_object();
 
-			pm_jset(n, "denied", json_object_new_int64(c->denied[op][0]));
-			pm_jset(n, "would_deny", json_object_new_int64(c->denied[op][1]));
+			pm_jset(n, verdict_name(PM_V_DENIED, VN_KEY), json_object_new_int64(c->denied[op][0]));
+			pm_jset(n, verdict_name(PM_V_WOULD_DENY, VN_KEY),
+				json_object_new_int64(c->denied[op][1]));
 			pm_jset(d, op_names[op], n);
 		}
 		pm_jset(sy, "denied", d);
@@ -336,8 +205,9 @@ static struct json_object *enforcer_json(const struct enforcer *e)
 	for (int op = 0; op < OP_FORCE; op++) {
 		struct json_object *n = json_object_new_object();
 
-		pm_jset(n, "denied", json_object_new_uint64(e->denied[op]));
-		pm_jset(n, "would_deny", json_object_new_uint64(e->would_deny[op]));
+		pm_jset(n, verdict_name(PM_V_DENIED, VN_KEY), json_object_new_uint64(e->denied[op]));
+		pm_jset(n, verdict_name(PM_V_WOULD_DENY, VN_KEY),
+			json_object_new_uint64(e->would_deny[op]));
 		pm_jset(d, op_names[op], n);
 	}
 	pm_jset(o, "denied", d);
@@ -345,21 +215,18 @@ static struct json_object *enforcer_json(const struct enforcer *e)
 }
 
 /* What status found: the inputs and the judgement of them. */
-struct status {
-	struct config c;
-	struct enforcer en;
-	struct probes p;
-	struct lines find, notes, lack;
-	struct remedy rm;
-	enum level measured[NOPS], enforced[NOPS];
-	const char *why[NOPS];
-	int rc;
-	const char *result;
-};
+
+/* "denied_count", "would_deny_count": a verdict's key and _count. */
+static const char *count_key(int v, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s_count", verdict_name(v, VN_KEY));
+	return buf;
+}
 
 static struct json_object *probes_json(const struct probe_result *pr)
 {
 	struct json_object *o = json_object_new_object();
+	char key[2][32];
 
 	for (int r = 0; r < NRELS; r++, pr++) {
 		struct json_object *j = json_object_new_object();
@@ -368,8 +235,10 @@ static struct json_object *probes_json(const struct probe_result *pr)
 							    outcome_name(pr->out)));
 		pm_jset(j, "errno", json_object_new_int(pr->err));
 		pm_jset(j, "how", json_object_new_string(pr->how));
-		pm_jset(j, "denied_count", pr->counted ? json_object_new_int64(pr->d_denied) : NULL);
-		pm_jset(j, "would_deny_count", pr->counted ? json_object_new_int64(pr->d_would) : NULL);
+		pm_jset(j, count_key(PM_V_DENIED, key[0], sizeof(key[0])),
+			pr->counted ? json_object_new_int64(pr->d_denied) : NULL);
+		pm_jset(j, count_key(PM_V_WOULD_DENY, key[1], sizeof(key[1])),
+			pr->counted ? json_object_new_int64(pr->d_would) : NULL);
 		pm_jset(o, rel_names[r], j);
 	}
 	return o;
@@ -416,10 +285,13 @@ static void print_text(const struct status *s)
 		       cell(&s->p.r[o][REL_OTHER]), cell(&s->p.r[o][REL_TRACER]));
 	}
 	if (c->permissive) {
-		printf("if enforced:");
+		char lv[NOPS * 32] = "";
+
 		for (int o = 0; o < NOPS; o++)
-			printf(" %s=%s", op_names[o], level_name(s->enforced[o]));
-		printf("  (would-deny counts of the probes)\n");
+			snprintf(lv + strlen(lv), sizeof(lv) - strlen(lv), "%s%s=%s", o ? " " : "",
+				 op_names[o], level_name(s->enforced[o]));
+		say("if enforced: ", "%s  (%s counts of the probes)", lv,
+		    verdict_name(PM_V_WOULD_DENY, VN_TEXT));
 	}
 }
 
@@ -436,107 +308,16 @@ static void print_findings(const struct status *s)
 {
 	printf("\n");
 	for (int i = 0; i < s->lack.n; i++)
-		printf("lacks:      %s\n", s->lack.s[i]);
+		say("lacks:", "%s", s->lack.s[i]);
 	for (int i = 0; i < s->find.n; i++)
-		printf("finding:    %s\n", s->find.s[i]);
+		say("finding:", "%s", s->find.s[i]);
 	for (int i = 0; i < s->notes.n; i++)
-		printf("note:       %s\n", s->notes.s[i]);
+		say("note:", "%s", s->notes.s[i]);
 	printf("result:     %s\n", s->rc == EXIT_OK ? "ok: the measured policy is the configured one" :
 	       s->rc == EXIT_FINDING ? "mismatch: see the findings above" :
 	       "probe-failed: the probes could not measure the policy");
 }
 
-/* Measured against configured, operation by operation. */
-static void judge_ops(struct status *s, int *errors)
-{
-	const struct config *c = &s->c;
-	const char *why_enf;
-
-	for (int o = 0; o < NOPS; o++) {
-		enum level want = c->permissive ? LV_ALWAYS : c->configured[o];
-
-		for (int r = 0; r < NRELS; r++)
-			*errors += s->p.r[o][r].out == PR_ERROR;
-		s->measured[o] = probes_level(&s->p, o, &s->why[o]);
-		s->enforced[o] = probes_level_enforced(&s->p, o, &why_enf);
-		if (!s->p.ran)
-			s->why[o] = s->p.fatal;
-		for (int r = 0; r < NRELS; r++) {
-			const struct probe_result *pr = &s->p.r[o][r];
-
-			if (pr->out == PR_DENIED && pr->counted && pr->d_denied <= 0)
-				add(&s->find, "%s by %s was refused (%s) but proc_mem did not count a denial: something else refused it",
-				    op_names[o], rel_names[r], strerror(pr->err));
-		}
-		if (c->permissive && s->enforced[o] != LV_UNKNOWN &&
-		    s->enforced[o] != c->configured[o])
-			add(&s->find, "%s: permissive mode would deny as %s, but %s is configured",
-			    op_names[o], level_name(s->enforced[o]), level_name(c->configured[o]));
-		if (s->measured[o] != LV_UNKNOWN && s->measured[o] != want)
-			add(&s->find, "%s is configured %s%s but measured %s%s", op_names[o],
-			    level_name(c->configured[o]),
-			    c->permissive ? " (permissive: always)" : "",
-			    level_name(s->measured[o]),
-			    s->measured[o] < want ? ": weaker than configured" : "");
-		else if (s->measured[o] == LV_UNKNOWN && s->why[o] &&
-			 !strncmp(s->why[o], "inconsistent", 12))
-			add(&s->find, "%s: %s", op_names[o], s->why[o]);
-		else if (s->measured[o] == LV_UNKNOWN)
-			add(&s->notes, "%s could not be measured: %s", op_names[o],
-			    s->why[o] ? s->why[o] : "?");
-	}
-}
-
-static void status_run(struct status *s, int timeout)
-{
-	struct config *c = &s->c;
-	const struct enforcer *en = &s->en;
-	int errors = 0;
-
-	config_read(c);
-	enforcer_read(&s->en);
-	/*
-	 * One composed policy: an access passes the kernel's check and the
-	 * enforcer's, and the levels nest, so the stricter level is in force.
-	 */
-	if (en->loaded && en->have_policy && !en->permissive && !en->error[0])
-		for (int o = 0; o < OP_FORCE; o++)
-			if (en->level[o] > c->configured[o]) {
-				c->configured[o] = en->level[o];
-				c->source[o] = "bpf";
-			}
-	probes_run(&s->p, timeout);
-	judge_ops(s, &errors);
-	remedy_read(&s->rm);
-	check_params(c, &s->rm, &s->find, &s->notes);
-	if (c->permissive)
-		for (int o = 0; o < NOPS; o++)
-			if (c->configured[o] > LV_ALWAYS)
-				add(&s->find, "permissive mode: %s=%s is logged, not enforced",
-				    op_names[o], level_name(c->configured[o]));
-	if (en->loaded && en->error[0])
-		add(&s->find, "enforcer: %s", en->error);
-	if (en->loaded && en->have_policy && en->permissive)
-		for (int o = 0; o < OP_FORCE; o++)
-			if (en->level[o] > LV_ALWAYS)
-				add(&s->find, "enforcer permissive: %s=%s is logged, not enforced",
-				    op_names[o], level_name(en->level[o]));
-	lacks(c, en, &s->rm, &s->lack);
-	force_ptrace_note(c, &s->rm, &s->notes);
-	if (s->p.fatal[0])
-		add(&s->notes, "probes: %s", s->p.fatal);
-
-	if (!s->p.ran || errors || s->p.fatal[0]) {
-		s->rc = EXIT_NORUN;
-		s->result = "probe-failed";
-	} else if (s->find.n) {
-		s->rc = EXIT_FINDING;
-		s->result = "mismatch";
-	} else {
-		s->rc = EXIT_OK;
-		s->result = "ok";
-	}
-}
 
 static void status_help(void)
 {
@@ -589,8 +370,7 @@ int cmd_status(int argc, char **argv)
 	}
 	if (optind < argc)
 		return pm_usage_error("status", "unexpected argument '%s'", argv[optind]);
-	memset(&s, 0, sizeof(s));
-	status_run(&s, (int)timeout);
+	assess(&s, (int)timeout);
 	if (json) {
 		print_json(&s);
 		return s.rc;

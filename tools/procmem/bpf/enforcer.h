@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the BPF LSM enforcer (procmem.bpf.c) and procmem (enforce.c)
+ * What the BPF LSM enforcer (enforcer.bpf.c) and procmem (enforce.c)
  * share: the numbers of operations, levels and verdicts, the maps'
  * values, the counters' indexes and the event the ring buffers carry.
  * Plain fixed-size types only: this header is compiled for the BPF
@@ -15,11 +15,13 @@
 #define PM_WRITE	2
 #define PM_NOPS		3
 
-/* Levels, in procmem's enum level order. */
+/* Levels, in procmem's enum level order, loosest first: PM_NR_LEVELS of
+ * them, bounding every level index here and in procmem. */
 #define PM_ALWAYS	0
 #define PM_SELF		1
 #define PM_PTRACE	2
 #define PM_NEVER	3
+#define PM_NR_LEVELS	4
 
 /* Verdicts. */
 #define PM_V_ALLOWED	0
