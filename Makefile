@@ -44,7 +44,7 @@ $(KSELFTEST)/kselftest_harness.h:
 	lab/build src
 
 check: deps kernels $(BINS)
-	@DEMOS='$(DEMOS)' tests/run $(CHECKS)
+	@DEMOS='$(DEMOS)' CHECKS='$(CHECKS)' tests/run $(CHECKS)
 
 demo: deps $(BINS)
 	lab/build $(DEMO_FLAVOURS)

@@ -1,6 +1,6 @@
 # The cost of the /proc/PID/mem policy for debuggers.
 BINS += tests/bench/procmem-bench
-CHECKS += tests/bench/smoke.sh
+CHECKS += tests/bench/run
 
 tests/bench/procmem-bench: tests/bench/procmem-bench.c
 	$(CC) $(CFLAGS) -o $@ $<
@@ -11,4 +11,4 @@ tests/bench/procmem-bench: tests/bench/procmem-bench.c
 .PHONY: bench
 bench: tests/bench/procmem-bench
 	lab/build patched-default stock-7.2 upstream-7.2 patched-7.2
-	tests/bench/run.sh
+	tests/bench/measure.sh

@@ -146,7 +146,7 @@ else cell criu breaks "restore: $(why criu.log "counter stayed at $now")"; fi
 # the JIT and the seccomp supervisor
 run 30 "$bin/jit" >jit.log
 verdict jit jit.log
-# COMPAT_SUPERVISOR_CGROUP (run.sh): the supervisor in that cgroup
+# COMPAT_SUPERVISOR_CGROUP (measure.sh): the supervisor in that cgroup
 # shellcheck disable=SC2016 # expanded by the inner shell
 run 30 sh -c '[ -z "$0" ] || echo $$ >"$0/cgroup.procs"; exec "$@"' \
 	"${COMPAT_SUPERVISOR_CGROUP:-}" "$bin/supervisor" >supervisor.log

@@ -4,5 +4,5 @@
 # was measured.
 set -eu
 [ $# -gt 0 ] || set -- --all
-tests/compat/run.sh "$@"
+tests/compat/measure.sh "$@"
 tests/compat/matrix.py generate

@@ -4,7 +4,7 @@ COMPAT := build/compat
 COMPAT_BINS := $(addprefix $(COMPAT)/,attack victim jit supervisor scantarget \
 	gdbtarget threads wineserver payload.bin)
 BINS += $(COMPAT_BINS)
-CHECKS += tests/compat/check.sh
+CHECKS += tests/compat/run
 DEMOS += tests/compat/show.sh
 
 # Debuggees: PIE, unoptimised, with debug info.  The helpers shared with

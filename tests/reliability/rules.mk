@@ -9,7 +9,7 @@ BINS += $(REL_BINS)
 # first when it has timed them, and on a fresh tree takes the order given.
 # The model against every cell of the conformance table: on the host, a
 # second.
-CHECKS := tests/reliability/check $(CHECKS) $(REL)/model_table
+CHECKS := tests/reliability/run:check $(CHECKS) tests/reliability/run:model
 FLAVOURS += debug
 
 # TAP through the kernel's kselftest.h (-isystem: not -Wextra clean), as

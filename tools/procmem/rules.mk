@@ -69,5 +69,3 @@ install: $(PROCMEM)
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/procmem
 	[ -e $(DESTDIR)$(SYSCONFDIR)/procmem/enforce.conf ] || \
 		install -m 0644 $(PROCMEM_DIST)/enforce.conf $(DESTDIR)$(SYSCONFDIR)/procmem/enforce.conf
-
-DEMOS += tools/procmem/demo.sh tools/procmem/demo-enforce.sh

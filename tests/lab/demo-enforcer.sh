@@ -8,8 +8,8 @@
 # text through /proc/PID/mem) is refused; watch's attributed denial;
 # `procmem status` with the policy it measured.
 #
-#   tools/procmem/demo-enforce.sh            boot the guest, run the rest
-#   tools/procmem/demo-enforce.sh --guest    (inside the guest)
+#   tests/lab/demo-enforcer.sh            boot the guest, run the rest
+#   tests/lab/demo-enforcer.sh --guest    (inside the guest)
 set -eu
 cd "$(dirname "$0")/../.."
 if [ "${1:-}" != --guest ]; then

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Measure the matrix: boot one guest per configuration (configs.tsv) and run
 # guest.sh in it; each guest's lines go to build/compat/results/ID.tsv.
-#   tests/compat/run.sh [--all | ID...]
+#   tests/compat/measure.sh [--all | ID...]
 # default: every configuration with run=yes (make check); --all: run=yes
 # and run=matrix (make matrix).
 # Run from the repo root, after the binaries are built (make matrix does both).
@@ -19,7 +19,7 @@ esac
 mkdir -p $res
 for id in "$@"; do
 	line=$(awk -F '\t' -v id="$id" '$1 == id' $conf)
-	[ -n "$line" ] || { echo "run.sh: no configuration '$id' in $conf" >&2; exit 2; }
+	[ -n "$line" ] || { echo "measure.sh: no configuration '$id' in $conf" >&2; exit 2; }
 	kernel=$(echo "$line" | cut -f 2) op=$(echo "$line" | cut -f 3) level=$(echo "$line" | cut -f 4)
 	cg=$(echo "$line" | cut -s -f 6) extra=$(echo "$line" | cut -s -f 7)
 	[ "$cg" != - ] || cg=

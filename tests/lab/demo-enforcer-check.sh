@@ -1,5 +1,5 @@
 #!/bin/sh
-# TAP: make demo's enforcer step (tools/procmem/demo-enforce.sh) shows
+# TAP: make demo's enforcer step (tests/lab/demo-enforcer.sh) shows
 # what it says it shows, on Debian's own 6.12 kernel: the enforcer says
 # enforcing, gdb attaches and stops at its breakpoint, the same-uid
 # injection is blocked, watch attributes that denial to the attacker and
@@ -9,7 +9,7 @@ set -eu
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 rc=0
-tools/procmem/demo-enforce.sh >"$out" 2>&1 || rc=$?
+tests/lab/demo-enforcer.sh >"$out" 2>&1 || rc=$?
 result "$rc" "demo-enforce exits 0"
 check "the enforcer says enforcing write=ptrace" grep -Eq '^procmem: enforcing .*write=ptrace' "$out"
 check "gdb attached and stopped at its breakpoint" grep -Eq '^Breakpoint 1, tick \(\)' "$out"
