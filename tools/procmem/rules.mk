@@ -4,15 +4,22 @@
 # bpf/vmlinux.h (no kernel's BTF needed at build time), and embedded in
 # procmem as a bpftool-generated skeleton; procmem links libbpf, and
 # json-c for the JSON it reads (the matrix, records) and prints.
-PROCMEM      := build/procmem/procmem
+# Its directory: build/procmem, or a cross build's own (tests/arm64:
+# make PROCMEM_DIR=build/arm64/procmem CC=aarch64-linux-gnu-gcc).
+PROCMEM_DIR  := build/procmem
+PROCMEM      := $(PROCMEM_DIR)/procmem
 PROCMEM_SRCS := $(wildcard tools/procmem/*.c)
 # The one place the version is set: tools/procmem/VERSION (procmem --version).
 PROCMEM_VERSION := $(shell cat tools/procmem/VERSION)
 BPF_CLANG    ?= clang
 BPFTOOL      ?= $(or $(shell command -v bpftool 2>/dev/null),/usr/sbin/bpftool)
-BPF_ARCH     := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+# The objects are built for the machine procmem is built for: CC's, which
+# is uname's unless CC is a cross compiler (aarch64-linux-gnu-gcc: arm64).
+# No build path in the objects (lintian: file-references-package-build-path).
+PROCMEM_TRIPLET := $(shell $(CC) -dumpmachine)
+BPF_ARCH     := $(shell echo '$(PROCMEM_TRIPLET)' | sed 's/-.*//;s/^x86_64$$/x86/;s/^i[3-6]86$$/x86/;s/^aarch64$$/arm64/')
 BPF_CFLAGS   := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
-	-I/usr/include/$(shell $(CC) -dumpmachine) \
+	-I/usr/include/$(PROCMEM_TRIPLET) -ffile-prefix-map=$(CURDIR)=. \
 	-Wall -Wextra -Wno-unused-parameter -Werror
 BINS += $(PROCMEM)
 
@@ -22,22 +29,22 @@ BINS += $(PROCMEM)
 # procmem picks one.
 PROCMEM_BPF_SRCS := tools/procmem/bpf/enforcer.bpf.c tools/procmem/bpf/vmlinux.h \
 	tools/procmem/bpf/enforcer.h
-build/procmem/enforcer_cast.bpf.o: BPF_VARIANT := -DPM_RDONLY_CAST
-build/procmem/enforcer_cast.bpf.o build/procmem/enforcer_read.bpf.o: $(PROCMEM_BPF_SRCS)
+$(PROCMEM_DIR)/enforcer_cast.bpf.o: BPF_VARIANT := -DPM_RDONLY_CAST
+$(PROCMEM_DIR)/enforcer_cast.bpf.o $(PROCMEM_DIR)/enforcer_read.bpf.o: $(PROCMEM_BPF_SRCS)
 	@mkdir -p $(@D)
 	$(BPF_CLANG) $(BPF_CFLAGS) $(BPF_VARIANT) -c $< -o $@.tmp
 	$(BPFTOOL) gen object $@ $@.tmp
 	rm -f $@.tmp
 
-build/procmem/%.skel.h: build/procmem/%.bpf.o
+$(PROCMEM_DIR)/%.skel.h: $(PROCMEM_DIR)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $* > $@.tmp
 	mv $@.tmp $@
 
-PROCMEM_SKELS := build/procmem/enforcer_cast.skel.h build/procmem/enforcer_read.skel.h
+PROCMEM_SKELS := $(PROCMEM_DIR)/enforcer_cast.skel.h $(PROCMEM_DIR)/enforcer_read.skel.h
 $(PROCMEM): $(PROCMEM_SRCS) tools/procmem/procmem.h tools/procmem/bpf/enforcer.h \
 		tools/procmem/VERSION $(PROCMEM_SKELS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -DPROCMEM_VERSION='"$(PROCMEM_VERSION)"' -Ibuild/procmem -o $@ \
+	$(CC) $(CFLAGS) -DPROCMEM_VERSION='"$(PROCMEM_VERSION)"' -I$(PROCMEM_DIR) -o $@ \
 		$(PROCMEM_SRCS) -lbpf -ljson-c
 
 # procmem advise reads the compatibility matrix as data, from
