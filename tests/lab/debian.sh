@@ -122,10 +122,10 @@ ok=0
 [ $rc = 2 ] && grep -q "^lab/vm: --root trixie boots Debian's kernels" $out && ok=1
 result $((1 - ok)) "--root with a kernel of ours is refused with status 2"
 rc=0
-lab/vm --kernel debian-13 --root sid -- true >$out 2>&1 || rc=$?
+lab/vm --kernel=debian-13 --root=sid -- true >$out 2>&1 || rc=$?
 ok=0
 [ $rc = 2 ] && grep -q "^lab/vm: unknown root 'sid'" $out && ok=1
-result $((1 - ok)) "an unknown --root is refused with status 2"
+result $((1 - ok)) "an unknown --root is refused with status 2 (given as --root=sid)"
 rc=0
 lab/vm --kernel debian-13 --disk $out.img -- true >$out 2>&1 || rc=$?
 ok=0
