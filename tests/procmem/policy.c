@@ -48,9 +48,9 @@ static void names(void)
 
 static void paths(void)
 {
-	char comp[PM_DEPTH_MAX][PM_NAME_MAX], deep[PM_DEPTH_MAX * 3 + 8] = "", buf[256];
-	char long_name[PM_NAME_MAX + 2];
-	struct pm_override ov;
+	static char comp[PM_DEPTH_MAX][PM_NAME_MAX], buf[PM_DEPTH_MAX * PM_NAME_MAX + 2];
+	char deep[PM_DEPTH_MAX * 3 + 8] = "", long_name[PM_NAME_MAX + 2], kube[1024];
+	static struct pm_override ov;
 
 	ok(pm_path_split("//a/b.slice/", comp) == 2 && !strcmp(comp[0], "a") &&
 	   !strcmp(comp[1], "b.slice"), "a path splits into its components");
@@ -58,10 +58,24 @@ static void paths(void)
 	   "'.' and '..' are refused");
 	for (int i = 0; i <= PM_DEPTH_MAX; i++)
 		strcat(deep, "/x");
-	ok(pm_path_split(deep, comp) == -2, "a path deeper than PM_DEPTH_MAX is refused");
+	ok(pm_path_split(deep, comp) == PM_SPLIT_DEEP, "a path deeper than PM_DEPTH_MAX is refused");
 	memset(long_name, 'n', sizeof(long_name) - 1);
 	long_name[sizeof(long_name) - 1] = 0;
-	ok(pm_path_split(long_name, comp) == -1, "a component longer than a name is refused");
+	ok(pm_path_split(long_name, comp) == PM_SPLIT_NAME,
+	   "a component longer than NAME_MAX (255 bytes) is refused");
+	long_name[255] = 0;
+	ok(pm_path_split(long_name, comp) == 1 && strlen(comp[0]) == 255,
+	   "a component of NAME_MAX (255) bytes is taken whole");
+	/* kubelet (systemd driver) and containerd: 65 and 85 bytes */
+	snprintf(kube, sizeof(kube), "/kubepods.slice/kubepods-besteffort.slice/"
+		 "kubepods-besteffort-pod%s.slice/cri-containerd-%s%s.scope",
+		 "0f1e2d3c_4b5a_6978_8796_a5b4c3d2e1f0",
+		 "0123456789abcdef0123456789abcdef", "0123456789abcdef0123456789abcdef");
+	ok(pm_path_split(kube, comp) == 4 && strlen(comp[2]) == 65 && strlen(comp[3]) == 85,
+	   "a pod's container scope splits: names of 65 and 85 bytes");
+	ok(pm_path_split("/system.slice/docker-*.scope", comp) == PM_SPLIT_GLOB,
+	   "a '*' is refused: an override names one path, never a pattern");
+	ok(pm_path_split("/a\nb", comp) == PM_SPLIT_NAME, "a newline is refused (no cgroup has one)");
 	memset(&ov, 0, sizeof(ov));
 	ov.depth = (unsigned char)pm_path_split("/system.slice/x.service", ov.comp);
 	pm_path_join(&ov, buf, sizeof(buf));
@@ -81,6 +95,50 @@ static void override(struct pm_policy *p, const char *path, int op, int lv, int 
 	ov->own.level[op] = (unsigned char)lv;
 	ov->own.permissive = (unsigned char)permissive;
 	ov->set = (unsigned char)(1U << op);
+}
+
+static void say(const char *line, void *arg)
+{
+	char *out = arg;
+
+	strcat(out, line);
+	strcat(out, "\n");
+}
+
+/* Counter slots are kept per path across changes; a path new to a slot
+ * is said so (its counters restart); the diff names what changed. */
+static void slots_and_diff(void)
+{
+	static struct pm_policy a, b;
+	static char out[4096];
+	unsigned int fresh;
+
+	memset(&a, 0, sizeof(a));
+	override(&a, "/x", PM_WRITE, PM_NEVER, 0);
+	override(&a, "/y", PM_WRITE, PM_SELF, 0);
+	override(&a, "/z", PM_WRITE, PM_PTRACE, 0);
+	pm_policy_finish(&a);
+	fresh = pm_policy_slots(&a, NULL);
+	ok(fresh == 7 && a.ov[0].slot == 0 && a.ov[1].slot == 1 && a.ov[2].slot == 2,
+	   "a first policy's overrides take slots 0, 1, 2, all fresh");
+	memset(&b, 0, sizeof(b));
+	b.machine.level[PM_WRITE] = PM_PTRACE;
+	override(&b, "/w/deeper", PM_OPEN_READ, PM_SELF, 0);
+	override(&b, "/z", PM_WRITE, PM_NEVER, 0);
+	override(&b, "/x", PM_WRITE, PM_NEVER, 0);
+	pm_policy_finish(&b);
+	fresh = pm_policy_slots(&b, &a);
+	ok(b.ov[0].depth == 2 && b.ov[0].slot == 1 && b.ov[1].slot == 2 && b.ov[2].slot == 0 &&
+	   fresh == 2, "/x and /z keep their slots; /w/deeper takes /y's freed slot, fresh");
+	out[0] = 0;
+	ok(pm_policy_diff(&a, &b, say, out) == 4 &&
+	   !strcmp(out, "machine: write always -> ptrace\n"
+			"cgroup /y: removed\n"
+			"cgroup /z: write ptrace -> never\n"
+			"cgroup /w/deeper: added (open_read=self open_write=always write=ptrace permissive=0)\n"),
+	   "the diff: the machine's change, a removal, a change, an addition");
+	out[0] = 0;
+	ok(pm_policy_diff(&b, &b, say, out) == 0 && !out[0], "no change, no line");
 }
 
 static void policies(void)
@@ -148,6 +206,7 @@ int main(void)
 	names();
 	paths();
 	policies();
+	slots_and_diff();
 	in_force();
 	printf("1..%d\n", n);
 	return failed;

@@ -2,7 +2,7 @@
 /*
  * The command line's shared conventions: one line for a usage error
  * (exit 2), getopt_long's failures said the same way by every
- * subcommand, numbers parsed whole.
+ * subcommand, numbers parsed whole, bytes escaped for a terminal.
  */
 #include "procmem.h"
 
@@ -10,6 +10,7 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 int pm_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -45,4 +46,26 @@ int pm_parse_long(const char *s, long min, long max, long *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+void pm_escape(char *dst, size_t n, const char *src, size_t len)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < len && o + 5 <= n; i++) {
+		unsigned char c = (unsigned char)src[i];
+
+		if (c == '\\')
+			o += (size_t)snprintf(dst + o, n - o, "\\\\");
+		else if (c == '\n')
+			o += (size_t)snprintf(dst + o, n - o, "\\n");
+		else if (c == '\t')
+			o += (size_t)snprintf(dst + o, n - o, "\\t");
+		else if (c >= 0x20 && c < 0x7f)
+			dst[o++] = (char)c;
+		else
+			o += (size_t)snprintf(dst + o, n - o, "\\x%02x", c);
+	}
+	if (n)
+		dst[o < n ? o : n - 1] = 0;
 }

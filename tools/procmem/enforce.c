@@ -14,6 +14,7 @@
 #include "procmem.h"
 
 #include <bpf/bpf.h>
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -28,10 +29,18 @@ struct request {
 	int set[PM_NOPS];
 	int level[PM_NOPS];
 	int permissive, off, show_only;
-	const char *cgroup;		/* NULL: the machine */
+	const char *cgroup;		/* NULL: the machine (as given, for messages) */
+	const char *unit, *container, *pod;	/* a workload that names the cgroup */
+	char label[PM_LABEL_MAX];	/* the workload's, once resolved */
 	char comp[PM_DEPTH_MAX][PM_NAME_MAX];
 	int depth;
 	const char *config;
+};
+
+/* Where each scope of a config's policy was last named: "FILE:LINE". */
+struct origins {
+	char machine[PATH_MAX + 16];
+	char ov[PM_OVERRIDES_MAX][PATH_MAX + 16];
 };
 
 static void enforce_help(void)
@@ -40,17 +49,22 @@ static void enforce_help(void)
 
 	level_list(levels, sizeof(levels), ", ", NULL);
 	printf("usage: procmem enforce [--open-read=L] [--open-write=L] [--write=L]\n"
-	      "                       [--permissive] [--cgroup PATH] [--verbose]\n"
-	      "       procmem enforce --off [--cgroup PATH]\n"
+	      "                       [--permissive] [SCOPE] [--verbose]\n"
+	      "       procmem enforce --off [SCOPE]\n"
 	      "       procmem enforce --config FILE [--verbose]\n"
 	      "       procmem enforce          show the enforcer and its policy\n"
 	      "\n"
-	      "Levels L: %s.  PATH: a cgroup-v2 path, relative\n"
-	      "to /sys/fs/cgroup, that need not exist yet.  Exit status: 0 enforcing (or\n"
-	      "shown complete), 1 shown degraded, 2 usage, 4 not root, 5 BPF LSM not\n"
-	      "active, 6 no BTF, 7 a cgroup path too deep or a bad name, 8 BPF failure,\n"
-	      "9 the self-check failed (the previous policy kept), 10 lockdown forbids it,\n"
-	      "13 the kernel's BTF lacks a field, hook or helper the programs need.\n", levels);
+	      "Levels L: %s.  SCOPE, one of: --cgroup PATH, a\n"
+	      "cgroup-v2 path relative to /sys/fs/cgroup that need not exist yet\n"
+	      "(components up to 255 bytes, no '*'); --unit NAME, a systemd unit's cgroup;\n"
+	      "--container NAME|ID, a running podman or docker container's; --pod UID, a\n"
+	      "Kubernetes pod's.  --config FILE reads FILE, then FILE's drop-ins\n"
+	      "(enforce.conf: enforce.d/*.conf) in lexical order.  Exit status: 0\n"
+	      "enforcing (or shown complete), 1 shown degraded, 2 usage, 4 not root, 5 BPF\n"
+	      "LSM not active, 6 no BTF, 7 a cgroup path too deep or a bad name, 8 BPF\n"
+	      "failure, 9 the self-check failed (the previous policy kept), 10 lockdown\n"
+	      "forbids it, 13 the kernel's BTF lacks a field, hook or helper the programs\n"
+	      "need, 14 the unit, container or pod (or its manager) is not there.\n", levels);
 }
 
 /*
@@ -59,7 +73,8 @@ static void enforce_help(void)
  */
 static int parse(int argc, char **argv, struct request *r, int in_config)
 {
-	enum { O_READ = 256, O_WRITE_OPEN, O_WRITE, O_PERM, O_CGROUP, O_OFF, O_CONFIG, O_VERBOSE };
+	enum { O_READ = 256, O_WRITE_OPEN, O_WRITE, O_PERM, O_CGROUP, O_OFF, O_CONFIG, O_VERBOSE,
+	       O_UNIT, O_CONTAINER, O_POD };
 	static const struct option opts[] = {
 		{ "open-read", required_argument, NULL, O_READ },
 		{ "open-write", required_argument, NULL, O_WRITE_OPEN },
@@ -69,10 +84,13 @@ static int parse(int argc, char **argv, struct request *r, int in_config)
 		{ "off", no_argument, NULL, O_OFF },
 		{ "config", required_argument, NULL, O_CONFIG },
 		{ "verbose", no_argument, NULL, O_VERBOSE },
+		{ "unit", required_argument, NULL, O_UNIT },
+		{ "container", required_argument, NULL, O_CONTAINER },
+		{ "pod", required_argument, NULL, O_POD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, any = 0;
+	int c, any = 0, scopes = 0;
 
 	memset(r, 0, sizeof(*r));
 	optind = 0;
@@ -102,6 +120,19 @@ static int parse(int argc, char **argv, struct request *r, int in_config)
 			break;
 		case O_CGROUP:
 			r->cgroup = optarg;
+			scopes++;
+			break;
+		case O_UNIT:
+			r->unit = optarg;
+			scopes++;
+			break;
+		case O_CONTAINER:
+			r->container = optarg;
+			scopes++;
+			break;
+		case O_POD:
+			r->pod = optarg;
+			scopes++;
 			break;
 		case O_OFF:
 			r->off = 1;
@@ -122,14 +153,66 @@ static int parse(int argc, char **argv, struct request *r, int in_config)
 		return pm_usage_error("enforce", "unexpected argument '%s'", argv[optind]);
 	if (r->off && any)
 		return pm_usage_error("enforce", "--off takes no levels and no --permissive");
-	if (r->config && (any || r->off || r->cgroup))
+	if (scopes > 1)
+		return pm_usage_error("enforce", "one scope at a time: --cgroup, --unit, --container or --pod");
+	if (r->config && (any || r->off || scopes))
 		return pm_usage_error("enforce", "--config takes no other options");
 	if (in_config && (r->off || r->config))
-		return pm_usage_error("enforce", "a config line takes levels, --permissive and --cgroup");
+		return pm_usage_error("enforce", "a config line takes levels, --permissive and one scope");
 	r->show_only = !any && !r->off && !r->config;
-	if (r->show_only && r->cgroup)
-		return pm_usage_error("enforce", "--cgroup needs levels, or --off");
+	if (r->show_only && scopes)
+		return pm_usage_error("enforce", "a scope needs levels, or --off");
 	return EXIT_OK;
+}
+
+/*
+ * The cgroup path @r names, split into r->comp: --cgroup's resolved
+ * through the mounts (cgroup.c), a workload's asked of its manager
+ * (workload.c), which also gives r->label.  EXIT_OK or a refusal.
+ */
+static int resolve_scope(struct request *r)
+{
+	static char path[PATH_MAX];
+	char rel[PATH_MAX], cwhy[PATH_MAX + 400];
+	const char *given = r->cgroup;
+	int rc = EXIT_OK;
+
+	/* the programs match paths from the v2 root: none can be named
+	 * from a cgroup namespace's view of it */
+	if (pm_initial_cgroupns() != 1)
+		return pm_refuse(EXIT_NO_CGROUP, "procmem runs in a cgroup namespace, where a path cannot be resolved to the cgroup-v2 root the enforcer matches; run it on the host");
+	if (r->unit)
+		rc = pm_unit_cgroup(r->unit, rel, sizeof(rel), r->label, sizeof(r->label), cwhy, sizeof(cwhy));
+	else if (r->container)
+		rc = pm_container_cgroup(r->container, rel, sizeof(rel), r->label, sizeof(r->label),
+					 cwhy, sizeof(cwhy));
+	else if (r->pod)
+		rc = pm_pod_cgroup(r->pod, rel, sizeof(rel), r->label, sizeof(r->label), cwhy, sizeof(cwhy));
+	else if (pm_cgroup_resolve(r->cgroup, rel, sizeof(rel), cwhy, sizeof(cwhy)))
+		return pm_refuse(EXIT_NO_CGROUP, "cgroup path %s: %s", r->cgroup, cwhy);
+	if (rc)
+		return pm_refuse(rc, "%s", cwhy);
+	if (!given) {		/* for the messages below and enforce's line */
+		snprintf(path, sizeof(path), "%s", rel);
+		r->cgroup = given = path;
+	}
+	r->depth = pm_path_split(rel, r->comp);
+	switch (r->depth) {
+	case PM_SPLIT_DEEP:
+		return pm_refuse(EXIT_NO_CGROUP, "cgroup path %s: more than %d levels, which the enforcer cannot match",
+				 given, PM_DEPTH_MAX);
+	case PM_SPLIT_GLOB:
+		return pm_refuse(EXIT_NO_CGROUP, "cgroup path %s: '*' is no pattern here: an override names one path (name the parent slice for all its containers)",
+				 given);
+	case PM_SPLIT_NAME:
+		return pm_refuse(EXIT_NO_CGROUP, "cgroup path %s: a component is '.', '..', has a newline or is longer than %d bytes",
+				 given, PM_NAME_MAX - 1);
+	case 0:
+		return pm_refuse(EXIT_NO_CGROUP, "cgroup path %s is the root: leave the scope out for the machine",
+				 given);
+	default:
+		return EXIT_OK;
+	}
 }
 
 /* What can be checked without touching the enforcer: one line and a
@@ -148,27 +231,8 @@ static int preflight(struct request *r)
 	rc = pm_ready(why, sizeof(why), 1, &ready);
 	if (rc)
 		return pm_refuse(rc, "%s", why);
-	if (r->cgroup) {
-		char rel[PATH_MAX], cwhy[PATH_MAX + 160];
-
-		/* the programs match paths from the v2 root: none can be named
-		 * from a cgroup namespace's view of it */
-		if (pm_initial_cgroupns() != 1)
-			return pm_refuse(EXIT_NO_CGROUP, "cgroup path %s: procmem runs in a cgroup namespace, where a path cannot be resolved to the cgroup-v2 root the enforcer matches; run it on the host",
-					 r->cgroup);
-		if (pm_cgroup_resolve(r->cgroup, rel, sizeof(rel), cwhy, sizeof(cwhy)))
-			return pm_refuse(EXIT_NO_CGROUP, "cgroup path %s: %s", r->cgroup, cwhy);
-		r->depth = pm_path_split(rel, r->comp);
-		if (r->depth == -2)
-			return pm_refuse(EXIT_NO_CGROUP, "cgroup path %s: more than %d levels, which the enforcer cannot match",
-					 r->cgroup, PM_DEPTH_MAX);
-		if (r->depth < 0)
-			return pm_refuse(EXIT_NO_CGROUP, "cgroup path %s: a component is '.', '..' or longer than %d bytes",
-					 r->cgroup, PM_NAME_MAX - 2);
-		if (r->depth == 0)
-			return pm_refuse(EXIT_NO_CGROUP, "cgroup path %s is the root: leave --cgroup out for the machine",
-					 r->cgroup);
-	}
+	if (r->cgroup || r->unit || r->container || r->pod)
+		return resolve_scope(r);
 	return EXIT_OK;
 }
 
@@ -207,6 +271,9 @@ static int compose(struct pm_policy *p, const struct request *r)
 			p->ov[i].depth = (unsigned char)r->depth;
 			memcpy(p->ov[i].comp, r->comp, sizeof(r->comp));
 		}
+		/* the workload last named for the path; a bare path keeps it */
+		if (r->label[0])
+			snprintf(p->ov[i].label, sizeof(p->ov[i].label), "%s", r->label);
 		/* the levels it names; the others follow the machine's */
 		lv = &p->ov[i].own;
 		for (int o = 0; o < PM_NOPS; o++)
@@ -218,13 +285,6 @@ static int compose(struct pm_policy *p, const struct request *r)
 			lv->level[o] = (unsigned char)r->level[o];
 	lv->permissive = (unsigned char)r->permissive;
 	return EXIT_OK;
-}
-
-static void scope_text(char *buf, size_t n, const struct pm_levels *lv)
-{
-	snprintf(buf, n, "open_read=%s open_write=%s write=%s permissive=%d",
-		 level_name((enum level)lv->level[0]), level_name((enum level)lv->level[1]),
-		 level_name((enum level)lv->level[2]), lv->permissive);
 }
 
 /* Is the cgroup an override names there now?  1, 0, -1 unknown (no
@@ -256,12 +316,20 @@ static void print_policy(const struct pm_policy *p)
 {
 	char buf[160], path[PM_DEPTH_MAX * PM_NAME_MAX + 1];
 
-	scope_text(buf, sizeof(buf), &p->machine);
+	pm_levels_text(buf, sizeof(buf), &p->machine);
 	printf("machine:    %s\n", buf);
 	for (int i = 0; i < p->noverrides; i++) {
-		scope_text(buf, sizeof(buf), &p->ov[i].lv);
+		char label[PM_LABEL_MAX * 4 + 8] = "";
+
+		pm_levels_text(buf, sizeof(buf), &p->ov[i].lv);
 		pm_path_join(&p->ov[i], path, sizeof(path));
-		printf("cgroup:     %s: %s (%s)\n", path, buf, presence(&p->ov[i]));
+		if (p->ov[i].label[0]) {
+			strcpy(label, " [");
+			pm_escape(label + 2, sizeof(label) - 3, p->ov[i].label,
+				  strnlen(p->ov[i].label, sizeof(p->ov[i].label)));
+			strcat(label, "]");
+		}
+		printf("cgroup:     %s%s: %s (%s)\n", path, label, buf, presence(&p->ov[i]));
 	}
 }
 
@@ -338,32 +406,45 @@ static int put_in_force(const struct pm_policy *p, const char *what)
 
 	if (rc)
 		return rc;
-	scope_text(buf, sizeof(buf), &p->machine);
+	pm_levels_text(buf, sizeof(buf), &p->machine);
 	printf("procmem: enforcing %s%s\n", buf, what);
 	return EXIT_OK;
 }
 
-/*
- * --config FILE: each line that is not blank or a comment is the
- * options of one `procmem enforce` (levels, --permissive, --cgroup);
- * composed in order from a policy of all `always`, the result is put in
- * force at once.  Every line is checked before anything is applied.
- */
-static int enforce_config(const char *file)
+/* A line of the config, "FILE:LINE", named a scope @prev named too. */
+static void named_again(const char *scope, const char *prev, const char *now)
 {
-	char line[1024], *words[32];
-	struct pm_policy p;
+	if (prev[0] && strncmp(prev, now, strcspn(now, ":") + 1))
+		fprintf(stderr, "procmem: %s: %s also set in %s: the later line's levels win, the ones it does not name stay\n",
+			now, scope, prev);
+}
+
+/*
+ * One config file's lines composed into @p: each line that is not blank
+ * or a comment is the options of one `procmem enforce` (levels,
+ * --permissive, one scope).  Every line is checked, and a bad one said,
+ * before the caller applies anything.  EXIT_OK or the first refusal.
+ */
+static int config_file(const char *file, struct pm_policy *p, struct origins *o)
+{
+	char line[PM_DEPTH_MAX * PM_NAME_MAX + 1024], *words[32], at[PATH_MAX + 16];
 	struct request r;
-	int rc = EXIT_OK, lineno = 0, lock;
+	int rc = EXIT_OK, lineno = 0;
 	FILE *f = fopen(file, "r");
 
 	if (!f)
 		return pm_refuse(EXIT_USAGE, "cannot read %s: %s", file, strerror(errno));
-	memset(&p, 0, sizeof(p));
 	while (fgets(line, sizeof(line), f)) {
-		int n = 1, lr;
+		int n = 1, lr = EXIT_OK, i;
 
 		lineno++;
+		snprintf(at, sizeof(at), "%s:%d", file, lineno);
+		if (!strchr(line, '\n') && !feof(f)) {
+			lr = pm_usage_error("enforce", "line longer than %zu bytes", sizeof(line) - 2);
+			while (fgets(line, sizeof(line), f) && !strchr(line, '\n'))
+				;
+			goto bad;
+		}
 		words[0] = (char *)file;
 		for (char *w = strtok(line, " \t\n"); w && n < 31; w = strtok(NULL, " \t\n")) {
 			if (w[0] == '#')
@@ -379,34 +460,128 @@ static int enforce_config(const char *file)
 		if (lr == EXIT_OK)
 			lr = preflight(&r);
 		if (lr == EXIT_OK)
-			lr = compose(&p, &r);
+			lr = compose(p, &r);
+		if (lr == EXIT_OK && !r.cgroup) {
+			named_again("the machine", o->machine, at);
+			snprintf(o->machine, sizeof(o->machine), "%s", at);
+		} else if (lr == EXIT_OK && (i = find_override(p, &r)) >= 0) {
+			char path[PM_DEPTH_MAX * PM_NAME_MAX + 16];
+
+			pm_path_join(&p->ov[i], path, sizeof(path) - 8);
+			memmove(path + 7, path, strlen(path) + 1);
+			memcpy(path, "cgroup ", 7);
+			named_again(path, o->ov[i], at);
+			snprintf(o->ov[i], sizeof(o->ov[i]), "%s", at);
+		}
+bad:
 		if (lr) {
-			fprintf(stderr, "procmem: %s:%d: bad line\n", file, lineno);
+			fprintf(stderr, "procmem: %s: bad line\n", at);
 			if (rc == EXIT_OK)
 				rc = lr;
 		}
 	}
 	fclose(f);
+	return rc;
+}
+
+static int conf_name(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && n > 5 && !strcmp(d->d_name + n - 5, ".conf");
+}
+
+/* Byte order, whatever the locale: 10-a.conf before 9-b.conf. */
+static int bytewise(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/*
+ * FILE's drop-in directory: FILE with ".conf" replaced by ".d"
+ * (enforce.conf: enforce.d), else FILE ".d".  Its *.conf files, in byte
+ * order, composed after FILE.  A directory that is not there is none.
+ */
+static int config_dropins(const char *file, struct pm_policy *p, struct origins *o)
+{
+	char dir[PATH_MAX], path[PATH_MAX * 2];
+	size_t n = strlen(file);
+	struct dirent **names;
+	int rc = EXIT_OK, k;
+
+	if (n > 5 && !strcmp(file + n - 5, ".conf"))
+		n -= 5;
+	snprintf(dir, sizeof(dir), "%.*s.d", (int)n, file);
+	k = scandir(dir, &names, conf_name, bytewise);
+	if (k < 0)
+		return errno == ENOENT ? EXIT_OK :
+		       pm_refuse(EXIT_USAGE, "cannot read %s: %s", dir, strerror(errno));
+	for (int i = 0; i < k; i++) {
+		int fr;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+		fr = config_file(path, p, o);
+		if (fr && rc == EXIT_OK)
+			rc = fr;
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+static void say_change(const char *line, void *arg)
+{
+	(void)arg;
+	printf("procmem: changed: %s\n", line);
+}
+
+/*
+ * --config FILE: FILE, then its drop-ins, composed in order from a
+ * policy of all `always` (a later line naming a scope an earlier file
+ * named changes the levels it names, said on stderr); the result is put
+ * in force at once, and what changed from the policy before is said.
+ * Every line of every file is checked before anything is applied.
+ */
+static int enforce_config(const char *file)
+{
+	static struct origins o;
+	static struct pm_policy p, prev;
+	struct request r;
+	int rc, lock;
+
+	memset(&p, 0, sizeof(p));
+	memset(&o, 0, sizeof(o));
+	rc = config_file(file, &p, &o);
+	if (rc != EXIT_USAGE || access(file, F_OK) == 0) {
+		int dr = config_dropins(file, &p, &o);
+
+		if (rc == EXIT_OK)
+			rc = dr;
+	}
 	if (rc) {
 		fprintf(stderr, "procmem: %s: nothing applied\n", file);
 		return rc;
 	}
-	r.cgroup = NULL;
+	memset(&r, 0, sizeof(r));
 	rc = preflight(&r);	/* a file of comments only was checked by no line */
 	if (rc)
 		return rc;
 	lock = pm_lock();
 	if (lock < 0)
 		return pm_refuse(EXIT_BPF, "cannot lock /run/procmem.lock: %s", strerror(errno));
+	current_policy(&prev);
+	pm_policy_finish(&p);
 	rc = put_in_force(&p, p.noverrides ? " and cgroup overrides (procmem enforce shows them)" : "");
 	close(lock);
+	if (rc == EXIT_OK && !pm_policy_diff(&prev, &p, say_change, NULL))
+		printf("procmem: changed: nothing\n");
 	return rc;
 }
 
 int cmd_enforce(int argc, char **argv)
 {
+	static struct pm_policy p;
 	struct request r;
-	struct pm_policy p;
 	char what[PM_DEPTH_MAX * PM_NAME_MAX + 256];
 	int rc = parse(argc, argv, &r, 0), lock;
 
@@ -455,7 +630,7 @@ int cmd_enforce(int argc, char **argv)
 		if (i >= 0) {
 			char buf[160], path[PM_DEPTH_MAX * PM_NAME_MAX + 1];
 
-			scope_text(buf, sizeof(buf), &p.ov[i].lv);
+			pm_levels_text(buf, sizeof(buf), &p.ov[i].lv);
 			pm_path_join(&p.ov[i], path, sizeof(path));
 			snprintf(what, sizeof(what), "; cgroup %s: %s%s", path, buf,
 				 cgroup_present(&p.ov[i]) == 1 ? "" : " (not present yet)");

@@ -152,6 +152,30 @@ static int map_has_member(int fd, const char *name)
 }
 
 /*
+ * Is the map @fd of the layout this procmem reads (its value size, and
+ * entries where they are counted)?  Another version's map, or a pin
+ * replaced by another map, is read as missing: nothing of it is read
+ * into buffers sized for this version's values.
+ */
+static int map_layout_ok(int fd, int i)
+{
+	static const struct { __u32 value_size, max_entries; } want[PM_NMAPS] = {
+		[PM_MAP_CONFIG] = { sizeof(struct pm_config), 1 },
+		[PM_MAP_POLICY] = { sizeof(struct pm_policy), 1 },
+		[PM_MAP_COUNTERS] = { sizeof(__u64), PM_C_NR },
+		[PM_MAP_FOPS] = { sizeof(__u64), 0 },
+	};
+	struct bpf_map_info mi;
+	__u32 len = sizeof(mi);
+
+	if (!want[i].value_size)
+		return 1;
+	memset(&mi, 0, sizeof(mi));
+	return !bpf_obj_get_info_by_fd(fd, &mi, &len) && mi.value_size == want[i].value_size &&
+	       (!want[i].max_entries || mi.max_entries == want[i].max_entries);
+}
+
+/*
  * Opens what is pinned under PM_PIN_DIR and says what is missing for
  * the policy it holds (st->degraded, st->missing): a pin that is not
  * procmem's (another program, a link of another program or type) is
@@ -173,8 +197,14 @@ int pm_state_open(struct pm_state *st)
 	st->loaded = 1;
 	for (int i = 0; i < PM_NMAPS; i++) {
 		st->map[i] = pm_pin_get(PM_PIN_DIR, "", pm_map_names[i]);
-		if (st->map[i] < 0)
+		if (st->map[i] >= 0 && !map_layout_ok(st->map[i], i)) {
+			addf(st->missing, sizeof(st->missing), "%s%s (another version's layout)",
+			     pm_map_names[i]);
+			close(st->map[i]);
+			st->map[i] = -1;
+		} else if (st->map[i] < 0) {
 			addf(st->missing, sizeof(st->missing), "%s%s", pm_map_names[i]);
+		}
 	}
 	for (int i = 0; i < PM_NHOOKS; i++) {
 		__u32 id;

@@ -70,6 +70,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	struct reader *r = ctx;
 	const struct pm_event *e = data;
 	char comm[17], tcomm[17], scope[PM_DEPTH_MAX * PM_NAME_MAX + 64] = "machine";
+	char label[PM_LABEL_MAX] = "";
 	const struct pm_policy *pol;
 	struct access a;
 
@@ -81,8 +82,10 @@ static int on_event(void *ctx, void *data, size_t size)
 	pol = e->scope >= 0 && e->scope != PM_OVERRIDES_MAX ? policy_of(r, e->gen) : NULL;
 	if (e->scope == PM_OVERRIDES_MAX)
 		snprintf(scope, sizeof(scope), "strictest (cgroup too deep)");
-	else if (pol && e->scope < pol->noverrides)
+	else if (pol && e->scope < pol->noverrides) {
 		pm_path_join(&pol->ov[e->scope], scope, sizeof(scope));
+		snprintf(label, sizeof(label), "%.*s", PM_LABEL_MAX - 1, pol->ov[e->scope].label);
+	}
 	else if (e->scope >= 0)
 		snprintf(scope, sizeof(scope), "override %d of policy generation %u (no longer known)",
 			 e->scope, e->gen);
@@ -94,6 +97,7 @@ static int on_event(void *ctx, void *data, size_t size)
 		.tracer = e->tracer, .pid = e->pid, .tid = e->tid, .uid = e->uid,
 		.target_pid = e->target_pid, .target_tid = e->target_tid,
 		.cgroup = (long long)e->cgroup_id, .scope = scope, .gen = e->gen,
+		.workload = label[0] ? label : NULL,
 		.comm = comm, .target_comm = tcomm,
 	};
 	r->done = r->ev->access(r->ev->ctx, &a);

@@ -488,7 +488,27 @@ static unsigned int hooks_wanted(struct pm_state *st, const struct pm_policy *po
  * detached after; opener records start before and stop after.  0, or -1
  * and @why.
  */
-static int update(struct pm_state *st, const struct pm_policy *pol, char *why, size_t n)
+/* The scope counters of the slots in @fresh (bits) back to zero, on
+ * every CPU: those slots count for another override from now on. */
+static void zero_slots(int fd, unsigned int fresh)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	__u64 *zero;
+
+	if (!fresh || ncpu <= 0 || !(zero = calloc((size_t)ncpu, sizeof(*zero))))
+		return;
+	for (unsigned int s = 0; s < PM_OVERRIDES_MAX; s++)
+		for (int v = PM_V_DENIED; (fresh & (1U << s)) && v <= PM_V_WOULD_DENY; v++)
+			for (int op = 0; op < PM_NOPS; op++) {
+				__u32 key = PM_C_SCOPE(s, v, op);
+
+				bpf_map_update_elem(fd, &key, zero, BPF_ANY);
+			}
+	free(zero);
+}
+
+static int update(struct pm_state *st, const struct pm_policy *pol, unsigned int fresh,
+		  char *why, size_t n)
 {
 	unsigned int need = hooks_wanted(st, pol), have = 0;
 	struct pm_config c = st->cfg;
@@ -510,6 +530,7 @@ static int update(struct pm_state *st, const struct pm_policy *pol, char *why, s
 		snprintf(why, n, "cannot attach: %s", strerror(-err));
 		return -1;
 	}
+	zero_slots(st->map[PM_MAP_COUNTERS], fresh);
 	if (bpf_map_update_elem(st->map[PM_MAP_POLICY], &zero, pol, BPF_ANY)) {
 		snprintf(why, n, "cannot update the policy: %s", strerror(errno));
 		return -1;
@@ -629,24 +650,29 @@ static int load_checked(const struct pm_policy *p, char *why, size_t n, int say)
  */
 int pm_apply(const struct pm_policy *pol)
 {
-	struct pm_state st;
-	struct pm_policy p = *pol, prev;
+	static struct pm_state st;
+	static struct pm_policy p, prev;
 	char why[512], why2[512];
+	unsigned int fresh;
 	int rc;
 
+	p = *pol;
 	pm_policy_finish(&p);
 	if (pm_bpffs())
 		return pm_refuse(EXIT_BPF, "cannot mount bpffs on /sys/fs/bpf: %s", strerror(errno));
 	pm_sweep();
 	if (pm_state_open(&st) || st.degraded) {
-		/* nothing, or a degraded one: a new enforcer, its policy's gen on */
+		/* nothing, or a degraded one: a new enforcer (counters at
+		 * zero), its policy's gen on */
 		p.gen = st.have_policy ? st.pol.gen + 1 : 1;
+		pm_policy_slots(&p, NULL);
 		pm_state_close(&st);
 		return load_checked(&p, why, sizeof(why), 1);
 	}
 	prev = st.pol;
 	p.gen = st.pol.gen + 1;
-	rc = update(&st, &p, why, sizeof(why));
+	fresh = pm_policy_slots(&p, &prev);
+	rc = update(&st, &p, fresh, why, sizeof(why));
 	pm_state_close(&st);
 	if (!rc) {
 		rc = check(why, sizeof(why));
@@ -661,7 +687,7 @@ int pm_apply(const struct pm_policy *pol)
 	prev.gen = p.gen + 1;
 	rc = -1;
 	if (!pm_state_open(&st) && !st.degraded)
-		rc = update(&st, &prev, why2, sizeof(why2));
+		rc = update(&st, &prev, 0, why2, sizeof(why2));
 	pm_state_close(&st);
 	if (!rc && !check(why2, sizeof(why2)))
 		return pm_refuse(EXIT_NOT_ENFORCING, "self-check failed: %s: not enforcing the new policy; the previous one is back in force",

@@ -141,11 +141,49 @@ static void per_scope(FILE *f, const struct pm_policy *pol,
 	}
 }
 
+/* One scope's denials and would-denies (slot @slot of the counters). */
+static void scope_counts(FILE *f, const char *scope, const char *workload,
+			 const unsigned long long *n, unsigned int slot)
+{
+	for (int v = PM_V_DENIED; v <= PM_V_WOULD_DENY; v++)
+		for (int o = 0; o < PM_NOPS; o++) {
+			fputs("procmem_enforcer_scope_decisions_total{scope=", f);
+			label(f, scope);
+			if (workload && workload[0]) {
+				fputs(",workload=", f);
+				label(f, workload);
+			}
+			fprintf(f, ",op=\"%s\",verdict=\"%s\"} %llu\n", op_names[o],
+				verdict_name(v, VN_KEY), n[PM_C_SCOPE(slot, v, o)]);
+		}
+}
+
+/* Denials per scope: the machine, each override (by its slot), and
+ * cgroups too deep to walk (the strictest levels); bounded by the
+ * overrides the policy holds. */
+static void per_scope_counts(FILE *f, const struct pm_policy *pol, const unsigned long long *n)
+{
+	char path[PM_DEPTH_MAX * PM_NAME_MAX + 1], workload[PM_LABEL_MAX];
+
+	family(f, "procmem_enforcer_scope_decisions_total", "counter",
+	       "Mem file accesses the enforcer denied (or would deny) per scope: the machine, a cgroup override (with its workload where procmem was given one), or cgroups too deep to walk (strictest); since the override was made.");
+	scope_counts(f, "machine", NULL, n, PM_SLOT_MACHINE);
+	for (int i = 0; i < pol->noverrides; i++) {
+		if (pol->ov[i].slot >= PM_OVERRIDES_MAX)
+			continue;
+		pm_path_join(&pol->ov[i], path, sizeof(path));
+		snprintf(workload, sizeof(workload), "%.*s", PM_LABEL_MAX - 1, pol->ov[i].label);
+		scope_counts(f, path, workload, n, pol->ov[i].slot);
+	}
+	if (pol->noverrides)
+		scope_counts(f, "strictest (cgroup too deep)", NULL, n, PM_SLOT_STRICTEST);
+}
+
 static void enforcer_metrics(FILE *f)
 {
 	static const char *const states[] = { "absent", "complete", "degraded" };
 	struct enforcer e;
-	struct pm_state st;
+	static struct pm_state st;
 	unsigned long long n[PM_C_NR];
 	int state, have_n = 0;
 
@@ -156,6 +194,9 @@ static void enforcer_metrics(FILE *f)
 	       "The BPF LSM enforcer (procmem enforce): 1 for its state (degraded: a pin is missing or its self-check failed).");
 	for (int s = 0; s < 3; s++)
 		fprintf(f, "procmem_enforcer_state{state=\"%s\"} %d\n", states[s], s == state);
+	family(f, "procmem_enforcer_active", "gauge",
+	       "1 if the enforcer is loaded, complete, and its programs decided procmem's own probe accesses as its policy says.");
+	fprintf(f, "procmem_enforcer_active %d\n", state == 1);
 	if (!e.loaded)
 		return;
 	if (pm_state_open(&st)) {
@@ -172,9 +213,14 @@ static void enforcer_metrics(FILE *f)
 		family(f, "procmem_enforcer_overrides", "gauge",
 		       "Cgroup overrides in the enforcer's policy.");
 		fprintf(f, "procmem_enforcer_overrides %d\n", st.pol.noverrides);
+		family(f, "procmem_enforcer_policy_generation", "gauge",
+		       "The generation of the enforcer's policy: it changes with every change of the policy.");
+		fprintf(f, "procmem_enforcer_policy_generation %u\n", st.pol.gen);
 	}
 	if (st.map[PM_MAP_COUNTERS] >= 0 && !pm_counters(st.map[PM_MAP_COUNTERS], n))
 		have_n = 1;
+	if (have_n && st.have_policy)
+		per_scope_counts(f, &st.pol, n);
 	pm_state_close(&st);
 	if (!have_n)
 		return;

@@ -169,8 +169,11 @@ int pm_scope_of(const struct pm_policy *p, const char *path)
 
 /*
  * Splits a path relative to the cgroup-v2 root (pm_cgroup_resolve()'s)
- * into components.  Returns their number; -1 for a component over
- * PM_NAME_MAX - 2 bytes, "." or "..", -2 for more than PM_DEPTH_MAX.
+ * into components.  Returns their number; PM_SPLIT_NAME for a component
+ * over NAME_MAX (PM_NAME_MAX - 1) bytes, "." or "..", or with a newline
+ * (no cgroup can have one); PM_SPLIT_DEEP for more than PM_DEPTH_MAX;
+ * PM_SPLIT_GLOB for a '*': an override names one path, never a pattern
+ * (docs/enforcer.md, "Overrides").
  */
 int pm_path_split(const char *path, char (*comp)[PM_NAME_MAX])
 {
@@ -184,11 +187,13 @@ int pm_path_split(const char *path, char (*comp)[PM_NAME_MAX])
 		len = strcspn(s, "/");
 		if (!len)
 			break;
-		if (len > PM_NAME_MAX - 2 || (len == 1 && s[0] == '.') ||
-		    (len == 2 && !strncmp(s, "..", 2)))
-			return -1;
+		if (len > PM_NAME_MAX - 1 || (len == 1 && s[0] == '.') ||
+		    (len == 2 && !strncmp(s, "..", 2)) || memchr(s, '\n', len))
+			return PM_SPLIT_NAME;
+		if (memchr(s, '*', len))
+			return PM_SPLIT_GLOB;
 		if (n == PM_DEPTH_MAX)
-			return -2;
+			return PM_SPLIT_DEEP;
 		memset(comp[n], 0, PM_NAME_MAX);
 		memcpy(comp[n++], s, len);
 		s += len;
@@ -223,4 +228,128 @@ void policy_in_force(enum level lv[NOPS], const char *src[NOPS], const struct en
 			lv[o] = e->level[o];
 			src[o] = "bpf";
 		}
+}
+
+static int same_path(const struct pm_override *a, const struct pm_override *b)
+{
+	return a->depth == b->depth &&
+	       !memcmp(a->comp, b->comp, sizeof(a->comp[0]) * a->depth);
+}
+
+/* @p's override of @ov's path, or -1. */
+static int find_path(const struct pm_policy *p, const struct pm_override *ov)
+{
+	for (int i = 0; p && i < p->noverrides && i < PM_OVERRIDES_MAX; i++)
+		if (same_path(&p->ov[i], ov))
+			return i;
+	return -1;
+}
+
+/*
+ * Gives each override of @next its counters' slot: the slot @prev's
+ * override of the same path had, else the lowest free one.  Returns the
+ * slots that now count for another path than in @prev (bit per slot):
+ * their counters start again from zero.
+ */
+unsigned int pm_policy_slots(struct pm_policy *next, const struct pm_policy *prev)
+{
+	unsigned int used = 0, fresh = 0;
+	int n = next->noverrides < PM_OVERRIDES_MAX ? next->noverrides : PM_OVERRIDES_MAX;
+	int keep[PM_OVERRIDES_MAX];
+
+	for (int i = 0; i < n; i++) {
+		int j = find_path(prev, &next->ov[i]);
+
+		keep[i] = j >= 0 && prev->ov[j].slot < PM_OVERRIDES_MAX &&
+			  !(used & (1U << prev->ov[j].slot));
+		if (keep[i]) {
+			next->ov[i].slot = prev->ov[j].slot;
+			used |= 1U << next->ov[i].slot;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		unsigned char s = 0;
+
+		if (keep[i])
+			continue;
+		while (used & (1U << s))
+			s++;
+		next->ov[i].slot = s;
+		used |= 1U << s;
+		fresh |= 1U << s;
+	}
+	return fresh;
+}
+
+/* "open_read=L open_write=L write=L permissive=N", as enforce prints a scope. */
+void pm_levels_text(char *buf, size_t n, const struct pm_levels *lv)
+{
+	snprintf(buf, n, "open_read=%s open_write=%s write=%s permissive=%d",
+		 level_name(level_of(lv->level[PM_OPEN_READ])),
+		 level_name(level_of(lv->level[PM_OPEN_WRITE])),
+		 level_name(level_of(lv->level[PM_WRITE])), lv->permissive);
+}
+
+/* One scope's change, or nothing if its levels in force are the same. */
+static void scope_change(const char *name, const struct pm_levels *a, const struct pm_levels *b,
+			 void (*say)(const char *line, void *arg), void *arg)
+{
+	char line[PM_DEPTH_MAX * PM_NAME_MAX + 512];
+	size_t len;
+
+	if (!memcmp(a, b, sizeof(*a)))
+		return;
+	len = (size_t)snprintf(line, sizeof(line), "%s:", name);
+	for (int o = 0; o < PM_NOPS && len < sizeof(line); o++)
+		if (a->level[o] != b->level[o])
+			len += (size_t)snprintf(line + len, sizeof(line) - len, " %s %s -> %s", op_names[o],
+						level_name(level_of(a->level[o])),
+						level_name(level_of(b->level[o])));
+	if (a->permissive != b->permissive && len < sizeof(line))
+		snprintf(line + len, sizeof(line) - len, " permissive %d -> %d", a->permissive,
+			 b->permissive);
+	say(line, arg);
+}
+
+/*
+ * What changed from @a to @b (both finished), a line per scope to
+ * @say: "machine: write ptrace -> never", "cgroup /x: added
+ * (write=never permissive=0)", "cgroup /x: removed", "cgroup /x:
+ * open_read always -> self".  The number of lines.
+ */
+int pm_policy_diff(const struct pm_policy *a, const struct pm_policy *b,
+		   void (*say)(const char *line, void *arg), void *arg)
+{
+	char name[PM_DEPTH_MAX * PM_NAME_MAX + 16], path[PM_DEPTH_MAX * PM_NAME_MAX + 1];
+	char line[sizeof(name) + 160], lv[128];
+	int lines = 0;
+
+	if (memcmp(&a->machine, &b->machine, sizeof(a->machine))) {
+		scope_change("machine", &a->machine, &b->machine, say, arg);
+		lines++;
+	}
+	for (int i = 0; i < a->noverrides && i < PM_OVERRIDES_MAX; i++) {
+		int j = find_path(b, &a->ov[i]);
+
+		pm_path_join(&a->ov[i], path, sizeof(path));
+		snprintf(name, sizeof(name), "cgroup %s", path);
+		if (j < 0) {
+			snprintf(line, sizeof(line), "%s: removed", name);
+			say(line, arg);
+			lines++;
+		} else if (memcmp(&a->ov[i].lv, &b->ov[j].lv, sizeof(a->ov[i].lv))) {
+			scope_change(name, &a->ov[i].lv, &b->ov[j].lv, say, arg);
+			lines++;
+		}
+	}
+	for (int j = 0; j < b->noverrides && j < PM_OVERRIDES_MAX; j++) {
+		if (find_path(a, &b->ov[j]) >= 0)
+			continue;
+		pm_path_join(&b->ov[j], path, sizeof(path));
+		pm_levels_text(lv, sizeof(lv), &b->ov[j].lv);
+		snprintf(line, sizeof(line), "cgroup %s: added (%s)", path, lv);
+		say(line, arg);
+		lines++;
+	}
+	return lines;
 }

@@ -45,6 +45,7 @@ enum {
 	EXIT_ADV_PROFILE = 12,	/* --profile: it would break something seen here */
 	/* enforce: a refusal, nothing applied (after advise's two) */
 	EXIT_BTF_LACKS = 13,	/* the kernel's BTF lacks a type, field, hook or helper */
+	EXIT_NO_WORKLOAD = 14,	/* the unit, container or pod (or its manager) is not there */
 };
 
 /* ---- the policy model (policy.c): pure, tested on the host ---- */
@@ -86,9 +87,19 @@ int op_index(const char *s);		/* -1: not an operation's name */
 unsigned int pm_hooks_needed(const struct pm_policy *p);
 /* Sorts the overrides, fills their levels in force, cand[] and strictest. */
 void pm_policy_finish(struct pm_policy *p);
+/* A cgroup-v2 path's components; their number, or PM_SPLIT_*. */
+enum { PM_SPLIT_NAME = -1, PM_SPLIT_DEEP = -2, PM_SPLIT_GLOB = -3 };
 int pm_path_split(const char *path, char (*comp)[PM_NAME_MAX]);
 void pm_path_join(const struct pm_override *ov, char *buf, size_t n);
 int pm_scope_of(const struct pm_policy *p, const char *path);
+/* Each override's counters' slot, kept from @prev (may be NULL) for the
+ * same path; the slots that now count for another path (bits). */
+unsigned int pm_policy_slots(struct pm_policy *next, const struct pm_policy *prev);
+/* "open_read=L open_write=L write=L permissive=N" */
+void pm_levels_text(char *buf, size_t n, const struct pm_levels *lv);
+/* What changed from @a to @b, a line per scope to @say; how many lines. */
+int pm_policy_diff(const struct pm_policy *a, const struct pm_policy *b,
+		   void (*say)(const char *line, void *arg), void *arg);
 enum { PM_HOOK_OPEN, PM_HOOK_PERMISSION, PM_HOOK_FREE, PM_NHOOKS };
 /* The kernel's levels @lv (sources @src) composed with the enforcer @e's:
  * the stricter of the two, for the operations the enforcer has. */
@@ -177,6 +188,9 @@ int pm_usage_error(const char *cmd, const char *fmt, ...)
 int pm_opt_error(const char *cmd, int c, char **argv);
 /* A whole decimal number in [min, max]; 0, or -1 if not. */
 int pm_parse_long(const char *s, long min, long max, long *out);
+/* @len bytes of @src for a terminal, NUL-terminated in @dst: printable
+ * ASCII as it is, '\\' doubled, \n and \t, any other byte \xHH. */
+void pm_escape(char *dst, size_t n, const char *src, size_t len);
 
 /* ---- JSON output (output.c, json-c) ---- */
 struct json_object;
@@ -227,6 +241,18 @@ int pm_cgroup_resolve(const char *path, char *out, size_t n, char *why, size_t w
 int pm_cgroup_dir(const char *rel, char *out, size_t n);
 /* procmem's own cgroup-v2 path, "/" if none. */
 void pm_own_cgroup(char *path, size_t n);
+
+/* ---- workloads by name, as cgroup-v2 paths (workload.c) ---- */
+/* A systemd unit's, a podman or docker container's, a pod's (by UID):
+ * EXIT_OK with the path from the v2 root and a label for people
+ * ("unit:nginx.service", "podman:web", "pod:UID"); else EXIT_NO_WORKLOAD
+ * or EXIT_NO_CGROUP and the one line in @why. */
+int pm_unit_cgroup(const char *unit, char *path, size_t n, char *label, size_t ln,
+		   char *why, size_t wn);
+int pm_container_cgroup(const char *name, char *path, size_t n, char *label, size_t ln,
+			char *why, size_t wn);
+int pm_pod_cgroup(const char *uid, char *path, size_t n, char *label, size_t ln,
+		  char *why, size_t wn);
 
 /* ---- can the enforcer load here (ready.c) ---- */
 /*
@@ -362,6 +388,7 @@ int assess(struct status *s, int timeout);
 struct access {
 	long long ts_ns;		/* CLOCK_MONOTONIC */
 	const char *op, *level, *verdict, *scope;
+	const char *workload;		/* the override's unit or container; NULL */
 	long long gen;			/* the policy's generation */
 	int permissive, tracer;
 	long long pid, tid, uid, target_pid, target_tid, cgroup;

@@ -66,7 +66,7 @@ static const struct need_field {
 	{ "cgroup", "kn" }, { "cgroup", "level" },
 	{ "kernfs_node", "parent|__parent" }, { "kernfs_node", "name" },
 	{ "kernfs_node", "id" },
-	{ "new_utsname", "sysname" },
+	{ "linux_binprm", "buf" },
 	{ "cred", "uid" }, { "cred", "user_ns" }, { "cred", "cap_effective" },
 	{ "?kernel_cap_struct", "cap" },
 	{ "user_namespace", "parent" }, { "user_namespace", "level" },

@@ -53,6 +53,7 @@ static void access_json(const struct access *a, const char *when, long long us)
 	pm_jset(o, "comm", pm_jstr(a->comm));
 	pm_jset(o, "cgroup", jnum(a->cgroup));
 	pm_jset(o, "scope", pm_jstr(a->scope));
+	pm_jset(o, "workload", pm_jstr(a->workload));
 	pm_jset(o, "policy_gen", jnum(a->gen));
 	pm_jset(o, "target_pid", jnum(a->target_pid));
 	pm_jset(o, "target_tid", jnum(a->target_tid));
@@ -82,7 +83,12 @@ static void print_access(const struct watch *w, const struct access *a)
 			printf(" cgroup %lld", a->cgroup);
 		printf(" target %lld comm ", a->target_pid);
 		text_str(a->target_comm, 16);
-		printf(" tracer %d%s\n", a->tracer, a->permissive ? " permissive" : "");
+		printf(" tracer %d%s", a->tracer, a->permissive ? " permissive" : "");
+		if (a->workload) {
+			printf(" workload ");
+			text_str(a->workload, PM_LABEL_MAX);
+		}
+		putchar('\n');
 	}
 	fflush(stdout);
 }

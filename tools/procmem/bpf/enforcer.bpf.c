@@ -77,6 +77,24 @@ struct {
 	__type(value, struct pm_policy);
 } policy SEC(".maps");
 
+/*
+ * The name of the cgroup the walk is at, NUL-padded: a map value, not
+ * the stack, both for its size (PM_NAME_MAX) and so that the verifier,
+ * which tracks every stack slot, sees the same state whatever name was
+ * read (its walk of the loops converges).  Not pinned: the programs
+ * hold it.
+ */
+struct pm_name {
+	__u64 w[PM_NAME_MAX / 8];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pm_name);
+} scratch SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, PM_CGCACHE_MAX);
@@ -167,7 +185,7 @@ struct cg_walk {
 	struct kernfs_node *kn;
 	int level;			/* of kn */
 	__u32 cand;			/* overrides still matching */
-	__u64 name[PM_NAME_MAX / 8];	/* kn's name, NUL-padded */
+	__u64 *name;			/* kn's name, NUL-padded (scratch) */
 	int named;			/* name read: 1, too long: -1 */
 };
 
@@ -199,7 +217,7 @@ static int kn_name(struct cg_walk *w)
 	const char *name = w->kn->name;
 	int end = 0;
 #ifdef PM_RDONLY_CAST
-	const __u64 *s = (const __u64 *)PM_CAST(name, struct new_utsname)->sysname;
+	const __u64 *s = (const __u64 *)container_of_cast(name, struct linux_binprm, buf)->buf;
 
 	for (int i = 0; i < PM_NAME_MAX / 8; i++) {
 		w->name[i] = end ? 0 : s[i];
@@ -207,8 +225,11 @@ static int kn_name(struct cg_walk *w)
 			end = nul_pad(&w->name[i]);
 	}
 #else
-	__builtin_memset(w->name, 0, sizeof(w->name));
-	if (bpf_probe_read_kernel_str(w->name, PM_NAME_MAX, name) < PM_NAME_MAX)
+	/* the length with its NUL; a cgroup's name (a kernfs directory
+	 * made by mkdir(2) or rename(2)) is at most NAME_MAX bytes, so it
+	 * is never cut at PM_NAME_MAX */
+	__builtin_memset(w->name, 0, PM_NAME_MAX);
+	if (bpf_probe_read_kernel_str(w->name, PM_NAME_MAX, name) > 0)
 		end = 1;
 #endif
 	return end ? 1 : -1;
@@ -287,10 +308,15 @@ static long first_bit(__u32 o, void *data)
 static int cg_resolve(const struct pm_policy *pol, struct cgroup *cg)
 {
 	struct cg_walk w = { .pol = pol, .kn = cg->kn, .level = cg->level };
-	__u32 lv;
+	struct pm_name *name;
+	__u32 lv, zero = 0;
 
 	if (w.level > PM_WALK_MAX)
 		return PM_IDX_STRICTEST;
+	name = bpf_map_lookup_elem(&scratch, &zero);
+	if (!name)
+		return PM_IDX_STRICTEST;
+	w.name = name->w;
 	/* the overrides no deeper than the cgroup */
 	lv = (__u32)w.level;
 	if (lv > PM_DEPTH_MAX)
@@ -315,14 +341,17 @@ static int cg_resolve(const struct pm_policy *pol, struct cgroup *cg)
  * Without overrides, no cgroup is looked at.
  */
 static const struct pm_levels *scope_levels(const struct pm_policy *pol,
-					    struct task_struct *cur, short *scope)
+					    struct task_struct *cur, short *scope,
+					    unsigned char *slot)
 {
+	const struct pm_override *ov;
 	struct pm_cgroup_match *m, nm;
 	struct cgroup *cg;
 	__u64 id;
 	int idx;
 
 	*scope = -1;
+	*slot = PM_SLOT_MACHINE;
 	if (!pol->noverrides)
 		return &pol->machine;
 	/* one cgroup for the key and the walk, should the task migrate */
@@ -339,12 +368,15 @@ static const struct pm_levels *scope_levels(const struct pm_policy *pol,
 	}
 	if (idx == PM_IDX_STRICTEST) {
 		*scope = PM_OVERRIDES_MAX;
+		*slot = PM_SLOT_STRICTEST;
 		return &pol->strictest;
 	}
 	if (idx < 0 || idx >= PM_OVERRIDES_MAX)
 		return &pol->machine;
 	*scope = (short)idx;
-	return &pol->ov[(__u32)idx & (PM_OVERRIDES_MAX - 1)].lv;
+	ov = &pol->ov[(__u32)idx & (PM_OVERRIDES_MAX - 1)];
+	*slot = ov->slot < PM_OVERRIDES_MAX ? ov->slot : PM_SLOT_STRICTEST;
+	return &ov->lv;
 }
 
 /* ---- the target and the tracer test ---- */
@@ -450,6 +482,7 @@ struct check {
 	struct task_struct *task;	/* the task the file names */
 	int tracer;
 	short scope;
+	unsigned char slot;		/* the scope's counters */
 	unsigned int gen;		/* the policy's */
 	int probe;			/* procmem's own probe access */
 };
@@ -631,6 +664,8 @@ static int decide(struct pm_config *cfg, const struct check *c, struct task_stru
 		return 0;
 	}
 	count(PM_C_DECIDED(v, op));
+	if (v != PM_V_ALLOWED)
+		count(PM_C_SCOPE((__u32)c->slot % PM_NSLOTS, (__u32)v, (__u32)op % PM_NOPS));
 	if (v != PM_V_ALLOWED || (cfg->flags & PM_F_WATCH_ALLOWED))
 		emit(c, cur, op, v);
 	return v == PM_V_DENIED ? -EACCES : 0;
@@ -661,7 +696,7 @@ static __noinline int open_check(struct file *file)
 	c.task = task;
 	c.probe = is_probe(cfg, file, cur, mm);
 	c.gen = pol->gen;
-	c.lv = scope_levels(pol, cur, &c.scope);
+	c.lv = scope_levels(pol, cur, &c.scope, &c.slot);
 	self_ok = (__u64)cur->mm == (__u64)mm;
 	lr = file->f_mode & FMODE_READ ? c.lv->level[PM_OPEN_READ] : PM_ALWAYS;
 	lw = file->f_mode & FMODE_WRITE ? c.lv->level[PM_OPEN_WRITE] : PM_ALWAYS;
@@ -745,7 +780,7 @@ static __noinline int write_check(struct file *file)
 	cur = bpf_get_current_task_btf();
 	c.probe = is_probe(cfg, file, cur, mm);
 	c.gen = pol->gen;
-	c.lv = scope_levels(pol, cur, &c.scope);
+	c.lv = scope_levels(pol, cur, &c.scope, &c.slot);
 	c.task = file_task(file);
 	level = c.lv->level[PM_WRITE];
 	c.tracer = level == PM_SELF || level == PM_PTRACE ? tracer_test(cur, mm) : 0;

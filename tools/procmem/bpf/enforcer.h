@@ -39,11 +39,19 @@ struct pm_levels {
  * Overrides name a cgroup-v2 path, component by component, and apply to
  * whatever cgroup is at that path (created later, or again): the
  * programs compare the names of the accessor's cgroup and its ancestors
- * with these.  Deeper paths and longer names are refused by procmem.
+ * with these, once per cgroup (the cgroup cache).  A component may be as
+ * long as the VFS lets a cgroup's name be, NAME_MAX (255) bytes: a
+ * container's scope (docker-<64 hex>.scope, 77 bytes;
+ * cri-containerd-<64 hex>.scope, 85) or a pod's slice fits.  Deeper
+ * paths are refused by procmem.  label is the workload procmem was
+ * given for the path (a unit, a container), for people: the programs
+ * never read it.  slot is the override's row of per-scope counters,
+ * kept by procmem for as long as the override names the same path.
  */
 #define PM_OVERRIDES_MAX	32
 #define PM_DEPTH_MAX		16	/* components of an override's path */
-#define PM_NAME_MAX		64	/* a component, with its NUL */
+#define PM_NAME_MAX		256	/* a component (NAME_MAX), with its NUL */
+#define PM_LABEL_MAX		128	/* the workload's name, with its NUL */
 #define PM_WALK_MAX		4096	/* cgroup levels walked up, at most */
 
 struct pm_override {
@@ -51,7 +59,9 @@ struct pm_override {
 	struct pm_levels own;		/* the levels the override names */
 	unsigned char set;		/* bit op: own.level[op] is named */
 	unsigned char depth;		/* components; 0: unused */
-	unsigned char pad[6];
+	unsigned char slot;		/* its counters: PM_C_SCOPE(slot, ...) */
+	unsigned char pad[5];
+	char label[PM_LABEL_MAX];	/* "unit:nginx.service", "podman:web"; "" */
 	char comp[PM_DEPTH_MAX][PM_NAME_MAX];
 };
 
@@ -122,12 +132,21 @@ struct pm_config {
 #define PM_F_RECORD		0x1	/* take opener records */
 #define PM_F_WATCH_ALLOWED	0x2	/* a watcher wants allowed accesses */
 
-/* Counters (per-CPU array of __u64; procmem adds the CPUs up). */
+/*
+ * Counters (per-CPU array of __u64; procmem adds the CPUs up).  Then
+ * the denials and would-denies of each scope: a row per override slot,
+ * one for the machine, one for cgroups too deep to walk.
+ */
 #define PM_C_DECIDED(v, op)	((v) * PM_NOPS + (op))	/* 0..8 */
 #define PM_C_DROPPED(v)		(9 + (v))	/* the ring buffer was full */
 #define PM_C_LIMITED(v)		(12 + (v))	/* over the bucket's event rate */
 #define PM_C_FILES_FULL		15	/* opener not recorded: map full */
-#define PM_C_NR			16
+#define PM_SLOT_MACHINE		PM_OVERRIDES_MAX
+#define PM_SLOT_STRICTEST	(PM_OVERRIDES_MAX + 1)
+#define PM_NSLOTS		(PM_OVERRIDES_MAX + 2)
+/* v: PM_V_DENIED or PM_V_WOULD_DENY */
+#define PM_C_SCOPE(slot, v, op)	(16 + ((slot) * 2 + (v) - PM_V_DENIED) * PM_NOPS + (op))
+#define PM_C_NR			PM_C_SCOPE(PM_NSLOTS, PM_V_DENIED, 0)
 
 /*
  * Events: denials and would-denies on one ring buffer, allowed accesses

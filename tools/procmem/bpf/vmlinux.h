@@ -118,9 +118,11 @@ struct css_set {
 	struct cgroup *dfl_cgrp;
 };
 
-/* Only as a type to read a name through: its first member is char[65]. */
-struct new_utsname {
-	char sysname[65];
+/* Only as a type to read a name through: buf is char[BINPRM_BUF_SIZE],
+ * 256 bytes in every kernel since 5.1, so a cgroup's name (NAME_MAX)
+ * and its NUL fit in it. */
+struct linux_binprm {
+	char buf[256];
 };
 
 enum pid_type { PIDTYPE_PID, PIDTYPE_TGID, PIDTYPE_PGID, PIDTYPE_SID, PIDTYPE_MAX };
