@@ -242,7 +242,7 @@ int pm_cgroup_dir(const char *rel, char *out, size_t n);
 /* procmem's own cgroup-v2 path, "/" if none. */
 void pm_own_cgroup(char *path, size_t n);
 
-/* ---- workloads by name, as cgroup-v2 paths (workload.c) ---- */
+/* ---- workloads by name, as cgroup-v2 paths (workload.c, above cgroup.c) ---- */
 /* A systemd unit's, a podman or docker container's, a pod's (by UID):
  * EXIT_OK with the path from the v2 root and a label for people
  * ("unit:nginx.service", "podman:web", "pod:UID"); else EXIT_NO_WORKLOAD
