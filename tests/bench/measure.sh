@@ -6,7 +6,9 @@
 # upstream-7.2, one configuration built from one tree (Debian's own 7.2
 # binary has another configuration, so it cannot be the baseline of a
 # ratio); measure the BPF enforcer on Debian's 6.12 and 7.2
-# (tests/enforcer/bench) and write docs/bench.md.
+# (tests/enforcer/bench: its cost, and a process 6 levels deep in a pod's
+# container against one in the root cgroup, with overrides; about five
+# minutes a kernel) and write docs/bench.md.
 #   BENCH_STOCK, BENCH_PATCHED, BENCH_UPSTREAM, BENCH_DEFAULT
 #                               kernels for lab/vm (default stock, patched,
 #                               upstream, patched-default: the series with
@@ -69,6 +71,7 @@ o=$out
 		"at commit $(git rev-parse --short HEAD), kernel/patches/6.12 with" \
 		"$(grep -c '^[^#]' kernel/patches/6.12/series) patches (sha256 of the series: $series)."
 	# the series and its patches (not the cover letters) against the kernel
+	# shellcheck disable=SC3013 # dash's test, /bin/sh on Debian, has -nt
 	changed=$(cd kernel/patches/6.12 && { echo series; sed 's/#.*//' series; } |
 		while read -r f; do [ -z "$f" ] || [ ! "$f" -nt ../../../build/kernels/patched/bzImage ] || echo "$f"; done)
 	[ -z "$changed" ] ||

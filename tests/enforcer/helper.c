@@ -36,7 +36,8 @@
  *                               programs do not know, into the machine's
  *                               levels of the pinned policy map, as root
  *                               could without procmem
- *   enforcer_helper bench N [OBJ]  N of each: write(2) of 1 byte to /dev/null,
+ *   enforcer_helper bench N [OBJ] | bench --cgroup DIR N
+ *                               N of each: write(2) of 1 byte to /dev/null,
  *                               pread(2) of 1 byte of a tmpfs file,
  *                               open+close of /proc/CHILD/mem and pwrite
  *                               of 1 byte through it, as CHILD's tracer;
@@ -45,7 +46,15 @@
  *                               instructions of every vCPU; and
  *                               CLOCK_THREAD_CPUTIME_ID: this thread's);
  *                               with OBJ, a BPF object whose programs
- *                               are attached for the bench's duration
+ *                               are attached for the bench's duration;
+ *                               with --cgroup, first moves itself into
+ *                               the cgroup-v2 directory DIR (its child
+ *                               is forked there too), prints "cgroup
+ *                               PATH", its cgroup as /proc/self/cgroup
+ *                               names it, and idles half a second before
+ *                               the first case (see bench()); a failed
+ *                               operation is named on stderr ("bench:
+ *                               mem_write: ...")
  *   enforcer_helper btf-rename IN OUT NAME...  writes OUT, a copy of the
  *                               BTF IN (raw or ELF) in which each NAME
  *                               (STRUCT.FIELD: that member, else the
@@ -393,7 +402,23 @@ static void report(const char *name, long long t0, long n)
 	       (double)(c - c0) / (double)n);
 }
 
-static int bench(long n)
+/* A failed operation of bench(), named. */
+static int bench_fail(const char *what)
+{
+	fprintf(stderr, "bench: %s: %s\n", what, strerror(errno));
+	return 2;
+}
+
+/*
+ * @settle: idle half a second before the first case, so that the work
+ * the move to another cgroup and the last process's exit leave to RCU
+ * callbacks (run at the exit of an interrupt, counted to whatever task
+ * it interrupted) is done while the CPU idles, not counted against the
+ * first case: without it, the first case (20000 writes to /dev/null) of
+ * runs next to each other, in the same cgroups, differed by up to 3%
+ * under -icount; with it, by 0.2%.
+ */
+static int bench(long n, int settle)
 {
 	static unsigned char page[4096] __attribute__((aligned(4096)));
 	char path[64], tmp[] = "/tmp/enforcer-bench-XXXXXX", c = 0;
@@ -402,7 +427,7 @@ static int bench(long n)
 	long long t0;
 
 	if (null < 0 || tfd < 0 || write(tfd, "x", 1) != 1)
-		return 2;
+		return bench_fail("/dev/null or a tmpfs file");
 	unlink(tmp);
 	child = fork();
 	if (child == 0) {
@@ -411,34 +436,36 @@ static int bench(long n)
 	}
 	if (ptrace(PTRACE_SEIZE, child, 0, 0) || ptrace(PTRACE_INTERRUPT, child, 0, 0) ||
 	    waitpid(child, NULL, 0) != child)
-		return 2;
+		return bench_fail("ptrace");
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)child);
+	if (settle)
+		usleep(500000);
 
 	t0 = start();
 	for (long i = 0; i < n; i++)
 		if (write(null, &c, 1) != 1)
-			return 2;
+			return bench_fail("devnull_write");
 	report("devnull_write", t0, n);
 	t0 = start();
 	for (long i = 0; i < n; i++)
 		if (pread(tfd, &c, 1, 0) != 1)
-			return 2;
+			return bench_fail("tmpfs_read");
 	report("tmpfs_read", t0, n);
 	t0 = start();
 	for (long i = 0; i < n / 10; i++) {
 		fd = open(path, O_RDWR);
 		if (fd < 0)
-			return 2;
+			return bench_fail("mem_open");
 		close(fd);
 	}
 	report("mem_open", t0, n / 10);
 	fd = open(path, O_RDWR);
 	if (fd < 0)
-		return 2;
+		return bench_fail("mem_open");
 	t0 = start();
 	for (long i = 0; i < n / 10; i++)
 		if (pwrite(fd, &c, 1, (off_t)(uintptr_t)page) != 1)
-			return 2;
+			return bench_fail("mem_write");
 	report("mem_write", t0, n / 10);
 	close(fd);
 	kill(child, SIGKILL);
@@ -477,6 +504,38 @@ static int macro(long n, const char *dir)
 	return 0;
 }
 
+/*
+ * Moves this process into the cgroup-v2 directory @dir and prints
+ * "cgroup PATH", the path /proc/self/cgroup then gives (its "0::" line).
+ */
+static int enter_cgroup(const char *dir)
+{
+	char path[4096], line[4096];
+	int found = 0, err;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	err = write_file(path, 0, "0\n");
+	if (err) {
+		fprintf(stderr, "enforcer_helper: %s: %s\n", path, strerror(-err));
+		return 2;
+	}
+	f = fopen("/proc/self/cgroup", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3)) {
+			printf("cgroup %s", line + 3);
+			found = 1;
+		}
+	if (f)
+		fclose(f);
+	if (!found) {
+		fprintf(stderr, "enforcer_helper: no cgroup-v2 line in /proc/self/cgroup\n");
+		return 2;
+	}
+	fflush(stdout);
+	return 0;
+}
+
 /* bench N with the programs of the BPF object @path attached. */
 static int bench_with(long n, const char *path)
 {
@@ -500,7 +559,7 @@ static int bench_with(long n, const char *path)
 		}
 		links[nlinks++] = link;
 	}
-	ret = bench(n);
+	ret = bench(n, 0);
 out:
 	while (nlinks > 0)
 		bpf_link__destroy(links[--nlinks]);
@@ -725,8 +784,10 @@ int main(int argc, char **argv)
 		return badlevels();
 	if (argc == 4 && !strcmp(argv[1], "macro"))
 		return macro(atol(argv[2]), argv[3]);
+	if (argc == 5 && !strcmp(argv[1], "bench") && !strcmp(argv[2], "--cgroup"))
+		return enter_cgroup(argv[3]) ? 2 : bench(atol(argv[4]), 1);
 	if (argc == 3 && !strcmp(argv[1], "bench"))
-		return bench(atol(argv[2]));
+		return bench(atol(argv[2]), 0);
 	if (argc == 4 && !strcmp(argv[1], "bench"))
 		return bench_with(atol(argv[2]), argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "load"))
@@ -737,6 +798,6 @@ int main(int argc, char **argv)
 		return leader();
 	if (argc == 2 && !strcmp(argv[1], "wineserver"))
 		return wineserver();
-	fprintf(stderr, "usage: enforcer_helper opens N | leader | wineserver | load SECONDS | bench N [OBJ] | btf-rename IN OUT NAME... | links | foreign-link OBJ PATH | selfopen N | victim N PID | subuids N\n");
+	fprintf(stderr, "usage: enforcer_helper opens N | leader | wineserver | load SECONDS | bench N [OBJ] | bench --cgroup DIR N | btf-rename IN OUT NAME... | links | foreign-link OBJ PATH | selfopen N | victim N PID | subuids N\n");
 	return 2;
 }
