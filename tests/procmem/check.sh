@@ -216,6 +216,7 @@ cli="
 2|err|a scope needs levels, or --off|enforce --cgroup a/b
 2|err|a scope needs levels, or --off|enforce --unit=nginx.service
 2|err|one scope at a time: --cgroup, --unit, --container or --pod|enforce --container web --pod x --write=never
+2|err|--check goes with --config|enforce --check --write=never
 2|err|--observe takes 1 to 86400 seconds, not '0'|advise --observe=0
 2|err|--observe takes 1 to 86400 seconds, not 'soon'|advise --observe soon
 3|err|^procmem: advise: /nonexistent/m.json: No such file|advise --matrix=/nonexistent/m.json
@@ -254,7 +255,7 @@ status_is "man page formats without warnings" 0 \
 status_is "man -l renders the man page without warnings" 0 \
 	sh -c '! LC_ALL=C MANWIDTH=80 man --warnings -l tools/procmem/procmem.1 2>&1 >/dev/null | grep .'
 man_opts='--json --verbose --timeout --open-read --open-write --write --permissive
-	--cgroup --unit --container --pod --off --config --count --all --observe --records --profile --installed
+	--cgroup --unit --container --pod --off --config --check --count --all --observe --records --profile --installed
 	--program --matrix --textfile --no-status --help --version'
 LC_ALL=C MANWIDTH=200 man -l tools/procmem/procmem.1 2>/dev/null |
 	sed -n '/^OPTIONS/,/^EXIT STATUS/p' >"$out/man-options.txt"

@@ -28,7 +28,7 @@
 struct request {
 	int set[PM_NOPS];
 	int level[PM_NOPS];
-	int permissive, off, show_only;
+	int permissive, off, show_only, check;
 	const char *cgroup;		/* NULL: the machine (as given, for messages) */
 	const char *unit, *container, *pod;	/* a workload that names the cgroup */
 	char label[PM_LABEL_MAX];	/* the workload's, once resolved */
@@ -51,7 +51,7 @@ static void enforce_help(void)
 	printf("usage: procmem enforce [--open-read=L] [--open-write=L] [--write=L]\n"
 	      "                       [--permissive] [SCOPE] [--verbose]\n"
 	      "       procmem enforce --off [SCOPE]\n"
-	      "       procmem enforce --config FILE [--verbose]\n"
+	      "       procmem enforce --config FILE [--check] [--verbose]\n"
 	      "       procmem enforce          show the enforcer and its policy\n"
 	      "\n"
 	      "Levels L: %s.  SCOPE, one of: --cgroup PATH, a\n"
@@ -59,7 +59,8 @@ static void enforce_help(void)
 	      "(components up to 255 bytes, no '*'); --unit NAME, a systemd unit's cgroup;\n"
 	      "--container NAME|ID, a running podman or docker container's; --pod UID, a\n"
 	      "Kubernetes pod's.  --config FILE reads FILE, then FILE's drop-ins\n"
-	      "(enforce.conf: enforce.d/*.conf) in lexical order.  Exit status: 0\n"
+	      "(enforce.conf: enforce.d/*.conf) in lexical order; with --check it only\n"
+	      "checks them, as any user, and resolves their scopes.  Exit status: 0\n"
 	      "enforcing (or shown complete), 1 shown degraded, 2 usage, 4 not root, 5 BPF\n"
 	      "LSM not active, 6 no BTF, 7 a cgroup path too deep or a bad name, 8 BPF\n"
 	      "failure, 9 the self-check failed (the previous policy kept), 10 lockdown\n"
@@ -74,7 +75,7 @@ static void enforce_help(void)
 static int parse(int argc, char **argv, struct request *r, int in_config)
 {
 	enum { O_READ = 256, O_WRITE_OPEN, O_WRITE, O_PERM, O_CGROUP, O_OFF, O_CONFIG, O_VERBOSE,
-	       O_UNIT, O_CONTAINER, O_POD };
+	       O_UNIT, O_CONTAINER, O_POD, O_CHECK };
 	static const struct option opts[] = {
 		{ "open-read", required_argument, NULL, O_READ },
 		{ "open-write", required_argument, NULL, O_WRITE_OPEN },
@@ -87,6 +88,7 @@ static int parse(int argc, char **argv, struct request *r, int in_config)
 		{ "unit", required_argument, NULL, O_UNIT },
 		{ "container", required_argument, NULL, O_CONTAINER },
 		{ "pod", required_argument, NULL, O_POD },
+		{ "check", no_argument, NULL, O_CHECK },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -134,6 +136,9 @@ static int parse(int argc, char **argv, struct request *r, int in_config)
 			r->pod = optarg;
 			scopes++;
 			break;
+		case O_CHECK:
+			r->check = 1;
+			break;
 		case O_OFF:
 			r->off = 1;
 			break;
@@ -157,6 +162,8 @@ static int parse(int argc, char **argv, struct request *r, int in_config)
 		return pm_usage_error("enforce", "one scope at a time: --cgroup, --unit, --container or --pod");
 	if (r->config && (any || r->off || scopes))
 		return pm_usage_error("enforce", "--config takes no other options");
+	if (r->check && !r->config)
+		return pm_usage_error("enforce", "--check goes with --config");
 	if (in_config && (r->off || r->config))
 		return pm_usage_error("enforce", "a config line takes levels, --permissive and one scope");
 	r->show_only = !any && !r->off && !r->config;
@@ -170,16 +177,22 @@ static int parse(int argc, char **argv, struct request *r, int in_config)
  * through the mounts (cgroup.c), a workload's asked of its manager
  * (workload.c), which also gives r->label.  EXIT_OK or a refusal.
  */
+/* --config --check: each line checked and its scope resolved, nothing
+ * asked of the kernel's BPF, no root needed. */
+static int checking;
+
 static int resolve_scope(struct request *r)
 {
 	static char path[PATH_MAX];
 	char rel[PATH_MAX], cwhy[PATH_MAX + 400];
 	const char *given = r->cgroup;
-	int rc = EXIT_OK;
+	int rc = EXIT_OK, ns;
 
 	/* the programs match paths from the v2 root: none can be named
-	 * from a cgroup namespace's view of it */
-	if (pm_initial_cgroupns() != 1)
+	 * from a cgroup namespace's view of it (which a check as another
+	 * user than root may not see: the real change asks again) */
+	ns = pm_initial_cgroupns();
+	if (ns == 0 || (ns < 0 && !checking))
 		return pm_refuse(EXIT_NO_CGROUP, "procmem runs in a cgroup namespace, where a path cannot be resolved to the cgroup-v2 root the enforcer matches; run it on the host");
 	if (r->unit)
 		rc = pm_unit_cgroup(r->unit, rel, sizeof(rel), r->label, sizeof(r->label), cwhy, sizeof(cwhy));
@@ -223,6 +236,8 @@ static int preflight(struct request *r)
 	char why[600];
 	int rc;
 
+	if (checking)
+		return r->cgroup || r->unit || r->container || r->pod ? resolve_scope(r) : EXIT_OK;
 	if (geteuid() != 0)
 		return pm_refuse(EXIT_NOT_ROOT, "enforce needs root (CAP_SYS_ADMIN and CAP_BPF)");
 	if (!pm_initial_pidns())
@@ -542,13 +557,14 @@ static void say_change(const char *line, void *arg)
  * in force at once, and what changed from the policy before is said.
  * Every line of every file is checked before anything is applied.
  */
-static int enforce_config(const char *file)
+static int enforce_config(const char *file, int check)
 {
 	static struct origins o;
 	static struct pm_policy p, prev;
 	struct request r;
 	int rc, lock;
 
+	checking = check;
 	memset(&p, 0, sizeof(p));
 	memset(&o, 0, sizeof(o));
 	rc = config_file(file, &p, &o);
@@ -561,6 +577,14 @@ static int enforce_config(const char *file)
 	if (rc) {
 		fprintf(stderr, "procmem: %s: nothing applied\n", file);
 		return rc;
+	}
+	if (check) {
+		char buf[160];
+
+		pm_policy_finish(&p);
+		pm_levels_text(buf, sizeof(buf), &p.machine);
+		printf("procmem: %s: checked: %s and %d cgroup overrides\n", file, buf, p.noverrides);
+		return EXIT_OK;
 	}
 	memset(&r, 0, sizeof(r));
 	rc = preflight(&r);	/* a file of comments only was checked by no line */
@@ -592,9 +616,9 @@ int cmd_enforce(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (r.config) {
-		if (geteuid() != 0)
+		if (geteuid() != 0 && !r.check)
 			return pm_refuse(EXIT_NOT_ROOT, "enforce needs root (CAP_SYS_ADMIN and CAP_BPF)");
-		return enforce_config(r.config);
+		return enforce_config(r.config, r.check);
 	}
 	rc = preflight(&r);
 	if (rc)

@@ -36,7 +36,8 @@ static void usage(FILE *f)
 	      "     active, 6 no BTF, 7 cgroup path, 8 BPF failure, 9 self-check failed,\n"
 	      "     10 lockdown); 11 advise: the policy in force breaks something seen\n"
 	      "     here; 12 advise --profile: the profile would; 13 enforce: the\n"
-	      "     kernel's BTF lacks a field, hook or helper the programs need\n", f);
+	      "     kernel's BTF lacks a field, hook or helper the programs need; 14\n"
+	      "     enforce: the unit, container or pod (or its manager) is not there\n", f);
 }
 
 int main(int argc, char **argv)

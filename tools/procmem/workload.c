@@ -8,8 +8,11 @@
  *    else the path its slice implies (a unit's cgroup is SLICE/UNIT,
  *    and slice a-b.slice is /a.slice/a-b.slice);
  *  - a container: podman, then docker (container inspect): the cgroup
- *    of its running process, read from /proc/PID/cgroup.  A container
- *    that does not run has no cgroup, and is refused;
+ *    of its running process, read from /proc/PID/cgroup, up to the
+ *    component that holds the container's id (podman's crun runs the
+ *    process in libpod-<id>.scope/container, and what the container
+ *    makes below it is the container's too).  A container that does
+ *    not run has no cgroup, and is refused;
  *  - a pod, by UID: the kubelet's cgroup for it, found where the
  *    kubelet makes it (systemd driver: kubepods.slice/
  *    [kubepods-QOS.slice/]kubepods-[QOS-]pod<UID, '-' as '_'>.slice;
@@ -223,6 +226,21 @@ static int pid_cgroup(long pid, char *path, size_t n)
 	return -1;
 }
 
+/* @path cut after its last component that holds @id, if one does. */
+static void cut_at_id(char *path, const char *id)
+{
+	char *hit = NULL;
+
+	for (char *c = path; c && *c; c = strchr(c + 1, '/')) {
+		size_t len = strcspn(c + 1, "/");
+
+		if (memmem(c + 1, len, id, strlen(id)))
+			hit = c + 1 + len;
+	}
+	if (hit)
+		*hit = 0;
+}
+
 /* One runtime's answer for @name: 1 found (id, pid, its name), 0 not
  * found (@why says why), -1 the runtime is not installed. */
 static int inspect(const char *rt, const char *name, char *id, long *pid, char *cname,
@@ -289,6 +307,8 @@ int pm_container_cgroup(const char *name, char *path, size_t n, char *label, siz
 			 name, found, fid, fpid);
 		return EXIT_NO_WORKLOAD;
 	}
+	if (strlen(fid) >= 12)
+		cut_at_id(path, fid);
 	snprintf(label, ln, "%s:%s", found, fname);
 	return EXIT_OK;
 }
