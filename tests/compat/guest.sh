@@ -5,7 +5,8 @@
 # with value works | fallback | breaks | blocked | allowed | n/a.
 # Every value comes from the program's visible effect.  Usage: guest.sh BINDIR
 # gdb and lldb run in one lane, everything else in a second lane beside it
-# (the guest has two CPUs); the attacks run one after another.
+# (the guest has two CPUs); the attacks run one after another, those that
+# set Yama's ptrace_scope once both lanes are done.
 set -eu
 bin=$(cd "$1" && pwd) here=$(cd "$(dirname "$0")" && pwd)
 out=$(mktemp -d /tmp/compat.XXXXXX)
@@ -167,8 +168,41 @@ run 30 "$bin/attack" forkedtracer >forkedtracer.log
 verdict attack-forkedtracer forkedtracer.log
 }
 
+# Injection without /proc/PID/mem, by a same-uid process that is neither
+# the victim's tracer nor its ancestor: process_vm_writev() into writable
+# memory (a code pointer in .data, one on the stack, pointed at the
+# victim's win()) and ptrace (PTRACE_SEIZE, POKETEXT of the payload over
+# its text, detach), each at Yama's ptrace_scope 0 and 1, set before each
+# attack and restored after it.  On a kernel without Yama (the lab's own
+# builds) the scope-0 rows run as they are, with the same access check
+# (the verdict says "no Yama"), and the scope-1 rows are n/a.  After both
+# lanes: scope 1 would stop gdb -p in the other lane.
+yama_attacks() {
+y=/proc/sys/kernel/yama/ptrace_scope
+was=$(cat $y 2>/dev/null || echo none)
+t0=$(date +%s%N)
+for a in pvwritev ptrace; do
+	for s in 0 1; do
+		if [ "$was" = none ] && [ $s = 0 ]; then
+			run 30 "$bin/attack" $a "$out/victim" >$a-yama$s.log
+		elif [ "$was" = none ]; then
+			echo "=> n/a: no Yama in this kernel (no kernel.yama.ptrace_scope)" >$a-yama$s.log
+		elif echo $s 2>/dev/null >$y && [ "$(cat $y)" = $s ]; then
+			run 30 "$bin/attack" $a "$out/victim" >$a-yama$s.log
+		else
+			echo "=> error: cannot set kernel.yama.ptrace_scope=$s (it is $(cat $y))" >$a-yama$s.log
+		fi
+		[ "$was" = none ] || echo "$was" 2>/dev/null >$y || true
+		verdict attack-$a-yama$s $a-yama$s.log
+	done
+done
+printf 'INFO\tyama\tptrace_scope at boot: %s; its four attacks took %s ms\n' "$was" \
+	$((($(date +%s%N) - t0) / 1000000))
+}
+
 debuggers >lane1.out 2>&1 &
 lane1=$!
 others >lane2.out 2>&1 || echo "INFO	lane2	failed: $?"
 wait $lane1 || echo "INFO	lane1	failed: $?"
-cat lane1.out lane2.out
+yama_attacks >lane3.out 2>&1 || echo "INFO	lane3	failed: $?"
+cat lane1.out lane2.out lane3.out

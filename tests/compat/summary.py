@@ -31,6 +31,17 @@ def summarise(matrix):
         cells.setdefault(c["subject"], []).append(c)
     for subj in matrix["subjects"]:
         notable = NOTABLE.get(subj["kind"], ())
+        # An attack with one value wherever it runs (the injections
+        # without /proc/PID/mem): no setting to name, only that value.
+        mine = cells.get(subj["id"], [])
+        values = {c["value"] for c in mine if c["value"] != "n/a"}
+        if subj["kind"] == "attack" and len(values) == 1:
+            na = sorted({kernel_of(configs[c["config"]]) for c in mine if c["value"] == "n/a"})
+            parts = ["%s everywhere%s" % (values.pop(), " it runs" if na else "")]
+            if na:
+                parts.append("n/a on %s" % ", ".join(na))
+            yield subj["title"], parts
+            continue
         # label -> value -> kernels; label -> every kernel it was run on
         by_label, measured = {}, {}
         for cell in cells.get(subj["id"], []):

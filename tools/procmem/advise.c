@@ -16,6 +16,11 @@
  * A program the matrix covers is judged by its matrix cells (the matrix
  * knows fallbacks: the JIT works at every level); any other accessor by
  * the relation its records show (itself, its tracer, another process).
+ * An attack is blocked by a level only where the matrix has it allowed in
+ * some column: the injections that do not go through /proc/PID/mem
+ * (process_vm_writev, ptrace by a process that was not the tracer) have
+ * one value in every column, set by Yama's ptrace_scope, which advise
+ * reads and names, not by procmem.
  */
 #include "procmem.h"
 
@@ -44,7 +49,16 @@ struct machine {
 	int enf_rc;			/* pm_loadable(): EXIT_OK or enforce's refusal */
 	char enf_why[400];		/* why not */
 	char lsm_param[300];		/* the lsm= to boot with, if not active */
+	int yama;			/* kernel.yama.ptrace_scope, -1 no Yama */
 };
+
+/* kernel.yama.ptrace_scope, -1 where there is no Yama. */
+static int yama_scope(void)
+{
+	char y[16];
+
+	return pm_read_line("/proc/sys/kernel/yama/ptrace_scope", y, sizeof(y)) ? -1 : atoi(y);
+}
 
 static void machine_read(struct machine *mc, const struct matrix *m)
 {
@@ -63,6 +77,7 @@ static void machine_read(struct machine *mc, const struct matrix *m)
 	if (mc->en.loaded && mc->en.have_policy && mc->en.permissive)
 		mc->permissive = 1;
 	policy_in_force(mc->current, mc->cur_src, &mc->en);
+	mc->yama = yama_scope();
 	/* where procmem enforce would refuse, advise does not send the reader */
 	mc->enf_rc = pm_loadable(mc->enf_why, sizeof(mc->enf_why), mc->lsm_param,
 				 sizeof(mc->lsm_param), &mc->bpf_lsm);
@@ -95,6 +110,27 @@ static int column(const struct matrix *m, const struct machine *mc, int op, enum
 		return matrix_conf(m, "patched", op, lv);
 	c = matrix_conf(m, mc->fam, op, lv);
 	return c >= 0 ? c : matrix_conf(m, "stock", op, lv);
+}
+
+/* The value of subject @k in every column that measured it (n/a left
+ * out), if it was measured in two or more and is the same in all; else
+ * NULL: the configuration changes it. */
+static const char *every_column(const struct matrix *m, int k)
+{
+	const char *v = NULL;
+	int n = 0;
+
+	for (int i = 0; i < m->ncell; i++) {
+		const struct mcell *c = &m->cell[i];
+
+		if (c->s != k || !strcmp(c->value, "n/a"))
+			continue;
+		if (v && strcmp(v, c->value))
+			return NULL;
+		v = c->value;
+		n++;
+	}
+	return n >= 2 ? v : NULL;
 }
 
 /* ---- what is seen here ---- */
@@ -451,7 +487,10 @@ struct advice {
 	struct verdict at[NOPS][NLEVELS];
 	struct verdict now[NOPS];	/* under the policy in force */
 	int attack_conf[16][NOPS];	/* per attack subject: blocking column, -1 */
+	const char *attack_every[16];	/* its value in every column: no level decides */
 };
+
+#define MAX_NOTES 6
 
 /* The lines that apply @a on this kernel. */
 struct apply {
@@ -459,7 +498,7 @@ struct apply {
 	char sysctl[4][96];
 	int nsysctl;
 	char enforce[160];
-	char notes[4][640];
+	char notes[MAX_NOTES][640];
 	int nnotes;
 };
 
@@ -501,7 +540,7 @@ static void note_measured(const struct matrix *m, const struct machine *mc, cons
 	int i, n;
 
 	if (mc->cfg.configured[OP_FORCE] != LV_PTRACE || t[OP_FORCE] != LV_ALWAYS ||
-	    (!mc->en.loaded && mc->enf_rc != EXIT_OK) || ap->nnotes >= 4)
+	    (!mc->en.loaded && mc->enf_rc != EXIT_OK) || ap->nnotes >= MAX_NOTES)
 		return;
 	i = matrix_conf_named(m, mc->fam, "-always-enforcer-write-ptrace");
 	if (i < 0)
@@ -511,6 +550,57 @@ static void note_measured(const struct matrix *m, const struct machine *mc, cons
 		 "force=ptrace breaks a program in use here; measured instead on %s: proc_mem.force_override=always with `procmem enforce --write=ptrace` (matrix: %s): %s%s",
 		 mc->fam, m->conf[i].id, n ? "breaks " : "no program breaks",
 		 n ? br : "; writes through another process's mem file by a non-tracer are refused");
+}
+
+/* The subject whose id is @id, -1 none. */
+static int subject_index(const struct matrix *m, const char *id)
+{
+	for (int k = 0; k < m->nsubj; k++)
+		if (!strcmp(m->subj[k].id, id))
+			return k;
+	return -1;
+}
+
+/*
+ * Where Yama's ptrace_scope is 0 (or there is no Yama): the attacks the
+ * matrix measured at scope 0 (ids ending in -yama0) allowed in every
+ * column, whose scope-1 twins (-yama1) are blocked in every column with
+ * Yama: injection no /proc/PID/mem level stops and ptrace_scope=1 does.
+ */
+static void note_yama(const struct matrix *m, const struct machine *mc, struct apply *ap)
+{
+	char what[400] = "";
+	size_t n = 0;
+
+	if (mc->yama > 0 || ap->nnotes >= MAX_NOTES)
+		return;
+	for (int k = 0; k < m->nsubj && n < sizeof(what); k++) {
+		const char *id = m->subj[k].id, *title = m->subj[k].title, *v = every_column(m, k);
+		size_t len = strlen(id), tlen;
+		char twin[64];
+		int t;
+
+		if (strcmp(m->subj[k].kind, "attack") || len < 6 || len > 40 ||
+		    strcmp(id + len - 6, "-yama0") || !v || strcmp(v, "allowed"))
+			continue;
+		snprintf(twin, sizeof(twin), "%.*s-yama1", (int)(len - 6), id);
+		t = subject_index(m, twin);
+		if (t < 0 || !(v = every_column(m, t)) || strcmp(v, "blocked"))
+			continue;
+		/* the title without "attack: " and its ", Yama ..." */
+		if (!strncmp(title, "attack: ", 8))
+			title += 8;
+		tlen = strstr(title, ", Yama") ? (size_t)(strstr(title, ", Yama") - title) : strlen(title);
+		n += (size_t)snprintf(what + n, sizeof(what) - n, "%s%.*s (%s)", n ? "; " : "",
+				      (int)tlen, title, id);
+	}
+	if (!n)
+		return;
+	snprintf(ap->notes[ap->nnotes++], sizeof(ap->notes[0]),
+		 "%s: no /proc/PID/mem level stops these injections (matrix: allowed in every column): %s; %s stops them, not procmem (their -yama1 rows: blocked in every column with Yama; measured with the injector the target's sibling: scope 1 still lets an ancestor attach)",
+		 mc->yama < 0 ? "this kernel has no Yama" : "kernel.yama.ptrace_scope is 0 here", what,
+		 mc->yama < 0 ? "a kernel with Yama at kernel.yama.ptrace_scope = 1" :
+		 "kernel.yama.ptrace_scope = 1");
 }
 
 static void make_apply(const struct matrix *m, const struct machine *mc, const enum level *t,
@@ -529,7 +619,7 @@ static void make_apply(const struct matrix *m, const struct machine *mc, const e
 			snprintf(ap->sysctl[ap->nsysctl++], sizeof(ap->sysctl[0]),
 				 "kernel.proc_mem.permissive = 0");
 		for (int o = 0; o < NOPS; o++)
-			if (mc->cfg.configured[o] > t[o] && ap->nnotes < 4)
+			if (mc->cfg.configured[o] > t[o] && ap->nnotes < MAX_NOTES)
 				snprintf(ap->notes[ap->nnotes++], sizeof(ap->notes[0]),
 					 "%s is set to %s%s and sysctls only tighten: boot without proc_mem.%s%s=%s",
 					 op_names[o], level_name(mc->cfg.configured[o]),
@@ -564,6 +654,11 @@ static void print_head(const struct matrix *m, const struct machine *mc, const s
 	       m->nsubj, m->nconf);
 	if (mc->permissive)
 		printf("permissive: yes: the configured levels are logged, not enforced (in force: always)\n");
+	if (mc->yama >= 0)
+		printf("yama:       ptrace_scope=%d (process_vm_writev and ptrace attach: Yama's, not procmem's)\n",
+		       mc->yama);
+	else
+		printf("yama:       none (process_vm_writev and ptrace attach: the ptrace access check alone)\n");
 	if (mc->cfg.kind != K_PATCHED)
 		printf("enforcer:   %s; BPF LSM %s\n",
 		       mc->en.loaded && mc->en.have_policy ? "loaded" : "not loaded",
@@ -676,8 +771,24 @@ static void print_levels(const struct machine *mc, const struct advice *a,
 	}
 }
 
-static void print_attacks(const struct matrix *m, const struct advice *a,
-			  const struct profile *prof)
+/* For a row measured at one Yama ptrace_scope (id ending in -yamaN):
+ * this machine's, to tell whether the row describes it; else "". */
+static const char *yama_here(const struct machine *mc, const char *id)
+{
+	static char s[48];
+	size_t n = strlen(id);
+
+	if (n < 6 || strncmp(id + n - 6, "-yama", 5))
+		return "";
+	if (mc->yama < 0)
+		snprintf(s, sizeof(s), "; here: no Yama");
+	else
+		snprintf(s, sizeof(s), "; here: ptrace_scope=%d", mc->yama);
+	return s;
+}
+
+static void print_attacks(const struct matrix *m, const struct machine *mc,
+			  const struct advice *a, const struct profile *prof)
 {
 	printf("\nattacks under the %s:\n", prof ? "profile" : "advice");
 	for (int k = 0, na = 0; k < m->nsubj; k++) {
@@ -688,6 +799,13 @@ static void print_attacks(const struct matrix *m, const struct advice *a,
 		for (int o = 0; o < NOPS; o++)
 			if (a->attack_conf[na][o] >= 0)
 				by = a->attack_conf[na][o];
+		if (a->attack_every[na]) {
+			/* no level decides it: the matrix has one value everywhere */
+			printf("  %-66s %s at every level (matrix: in every column, no level decides it%s)\n",
+			       m->subj[k].title, a->attack_every[na], yama_here(mc, m->subj[k].id));
+			na++;
+			continue;
+		}
 		printf("  %-66s %s", m->subj[k].title, by >= 0 ? "blocked" : "allowed");
 		for (int o = 0, first = 1; o < NOPS; o++)
 			if (a->attack_conf[na][o] >= 0) {
@@ -726,7 +844,7 @@ static void print_text(const struct matrix *m, const struct machine *mc, const s
 	print_head(m, mc, st);
 	print_seen(st);
 	print_levels(mc, a, prof);
-	print_attacks(m, a, prof);
+	print_attacks(m, mc, a, prof);
 	print_apply(ap);
 	if (rc == EXIT_OK || rc == EXIT_FINDING)
 		printf("\nresult:     %s: the policy in force is %sthe %s\n",
@@ -823,7 +941,9 @@ static struct json_object *attacks_json(const struct matrix *m, const struct adv
 			if (a->attack_conf[na][o] >= 0)
 				by = a->attack_conf[na][o];
 		j = json_object_new_object();
-		pm_jset(j, "result", json_object_new_string(by >= 0 ? "blocked" : "allowed"));
+		/* one value in every column: no level decides it ("by": null) */
+		pm_jset(j, "result", json_object_new_string(a->attack_every[na] ? a->attack_every[na] :
+							     by >= 0 ? "blocked" : "allowed"));
 		pm_jset(j, "by", pm_jstr(by >= 0 ? m->conf[by].id : NULL));
 		pm_jset(at, m->subj[k].id, j);
 		na++;
@@ -866,6 +986,7 @@ static void print_json(const struct matrix *m, const struct machine *mc, const s
 		json_object_new_string(mc->cfg.kind == K_PATCHED ? "patched" : mc->fam));
 	pm_jset(k, "enforcer", json_object_new_boolean(mc->en.loaded && mc->en.have_policy));
 	pm_jset(k, "bpf_lsm", mc->bpf_lsm < 0 ? NULL : json_object_new_boolean(mc->bpf_lsm));
+	pm_jset(k, "yama_ptrace_scope", mc->yama < 0 ? NULL : json_object_new_int(mc->yama));
 	pm_jset(o, "kernel", k);
 	pm_jset(o, "matrix", json_object_new_string(m->path));
 	pm_jset(o, "observed", observed_json(st));
@@ -1060,15 +1181,20 @@ static int decide(const struct matrix *m, const struct machine *mc, const struct
 		differs |= a->target[o] != mc->current[o];
 	}
 	/* Attacks: blocked under the target if one operation's level alone
-	 * blocks it in the matrix (a stricter combination only adds checks). */
+	 * blocks it in the matrix (a stricter combination only adds checks),
+	 * unless the matrix has it at one value in every column: then no
+	 * level decides it (blocked everywhere: by what the row sets, Yama's
+	 * ptrace_scope=1, not by the level). */
 	for (int k = 0, na = 0; k < m->nsubj && na < 16; k++) {
 		if (strcmp(m->subj[k].kind, "attack"))
 			continue;
+		a->attack_every[na] = every_column(m, k);
 		for (int o = 0; o < NOPS; o++) {
 			int c = a->target[o] > LV_ALWAYS ? column(m, mc, o, a->target[o]) : -1;
 			const struct mcell *cl = c >= 0 ? matrix_cell(m, k, c) : NULL;
 
-			a->attack_conf[na][o] = cl && !strcmp(cl->value, "blocked") ? c : -1;
+			a->attack_conf[na][o] = cl && !strcmp(cl->value, "blocked") &&
+						!a->attack_every[na] ? c : -1;
 		}
 		na++;
 	}
@@ -1134,6 +1260,7 @@ int cmd_advise(int argc, char **argv)
 	}
 	rc = decide(&m, &mc, &st, ar.prof, &a);
 	make_apply(&m, &mc, a.target, &ap);
+	note_yama(&m, &mc, &ap);
 	if (ar.json)
 		print_json(&m, &mc, &st, &a, ar.prof, &ap, rc);
 	else
