@@ -156,7 +156,7 @@ static int show_value(const char *text, const char *key, char *val, size_t n)
 int pm_unit_cgroup(const char *unit, char *path, size_t n, char *label, size_t ln,
 		   char *why, size_t wn)
 {
-	char out[4096], id[256], load[64], cg[PATH_MAX], slice[256], msg[200];
+	char out[4096], id[256], load[64], cg[PATH_MAX];
 	char *argv[] = { "systemctl", "show", "-p", "Id", "-p", "LoadState", "-p", "ControlGroup",
 			 "-p", "Slice", "--", (char *)unit, NULL };
 	struct stat st;
@@ -175,6 +175,8 @@ int pm_unit_cgroup(const char *unit, char *path, size_t n, char *label, size_t l
 		return EXIT_NO_WORKLOAD;
 	}
 	if (rc || show_value(out, "Id", id, sizeof(id)) || show_value(out, "LoadState", load, sizeof(load))) {
+		char msg[200];
+
 		snprintf(why, wn, "unit %s: systemctl show failed: %s", unit,
 			 first_line(out, msg, sizeof(msg)));
 		return EXIT_NO_WORKLOAD;
@@ -184,6 +186,7 @@ int pm_unit_cgroup(const char *unit, char *path, size_t n, char *label, size_t l
 		return EXIT_NO_WORKLOAD;
 	}
 	if (show_value(out, "ControlGroup", cg, sizeof(cg)) || !cg[0]) {
+		char slice[256];
 		size_t len = strlen(id);
 		int is_slice = len > 6 && !strcmp(id + len - 6, ".slice");
 
@@ -246,7 +249,7 @@ static void cut_at_id(char *path, const char *id)
 static int inspect(const char *rt, const char *name, char *id, long *pid, char *cname,
 		   char *why, size_t wn)
 {
-	char out[4096], msg[200];
+	char out[4096];
 	char *argv[] = { (char *)rt, "container", "inspect", "--format",
 			 "{{.Id}} {{.State.Pid}} {{.Name}}", "--", (char *)name, NULL };
 	int rc = run(argv, out, sizeof(out));
@@ -254,6 +257,8 @@ static int inspect(const char *rt, const char *name, char *id, long *pid, char *
 	if (rc < 0 && errno == ENOENT)
 		return -1;
 	if (rc || sscanf(out, "%127s %ld %127s", id, pid, cname) != 3) {
+		char msg[200];
+
 		snprintf(why, wn, "%s: %s", rt, rc < 0 ? strerror(errno) : first_line(out, msg, sizeof(msg)));
 		return 0;
 	}
