@@ -87,12 +87,9 @@ static void drop_privileges(void)
 	}
 }
 
-/* Start the victim with its stdout on a pipe; return its pid, set *a. */
-static pid_t spawn_victim(const char *path, struct addrs *a)
+/* A pipe in @p, then fork(); the child's pid (0 in the child). */
+static pid_t pipe_fork(int p[2])
 {
-	int p[2];
-	char line[160];
-	FILE *f;
 	pid_t pid;
 
 	if (pipe(p)) {
@@ -104,6 +101,18 @@ static pid_t spawn_victim(const char *path, struct addrs *a)
 		perror("attack: fork");
 		exit(2);
 	}
+	return pid;
+}
+
+/* Start the victim with its stdout on a pipe; return its pid, set *a. */
+static pid_t spawn_victim(const char *path, struct addrs *a)
+{
+	int p[2];
+	char line[160];
+	FILE *f;
+	pid_t pid;
+
+	pid = pipe_fork(p);
 	if (pid == 0) {
 		drop_privileges();
 		dup2(p[1], 1);
@@ -462,15 +471,7 @@ static int as_sibling(const char *mode, pid_t victim, const struct addrs *a)
 	int p[2], st;
 	pid_t pid;
 
-	if (pipe(p)) {
-		perror("attack: pipe");
-		exit(2);
-	}
-	pid = fork();
-	if (pid < 0) {
-		perror("attack: fork");
-		exit(2);
-	}
+	pid = pipe_fork(p);
 	if (pid == 0) {
 		int rc;
 
