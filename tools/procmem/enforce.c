@@ -480,12 +480,11 @@ static int config_file(const char *file, struct pm_policy *p, struct origins *o)
 			named_again("the machine", o->machine, at);
 			snprintf(o->machine, sizeof(o->machine), "%s", at);
 		} else if (lr == EXIT_OK && (i = find_override(p, &r)) >= 0) {
-			char path[PM_DEPTH_MAX * PM_NAME_MAX + 16];
+			char path[PM_DEPTH_MAX * PM_NAME_MAX + 1], name[sizeof(path) + 8];
 
-			pm_path_join(&p->ov[i], path, sizeof(path) - 8);
-			memmove(path + 7, path, strlen(path) + 1);
-			memcpy(path, "cgroup ", 7);
-			named_again(path, o->ov[i], at);
+			pm_path_join(&p->ov[i], path, sizeof(path));
+			snprintf(name, sizeof(name), "cgroup %s", path);
+			named_again(name, o->ov[i], at);
 			snprintf(o->ov[i], sizeof(o->ov[i]), "%s", at);
 		}
 bad:
