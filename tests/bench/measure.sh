@@ -26,14 +26,17 @@ shift=3 # guest time: 2^shift ns per instruction
 icount="-icount shift=$shift,sleep=off"
 mkdir -p "$out"
 
-# boot NAME KERNEL CMDLINE: one guest, its output in $out/NAME.txt
+# boot NAME KERNEL CMDLINE [RUN OPTION...]: one guest, its output in
+# $out/NAME.txt
 boot() {
 	[ "${BENCH_REUSE:-0}" = 0 ] || return 0
-	echo "bench: $1 ($2: ${3:-no parameters})" >&2
+	name=$1 kernel=$2 cmdline=$3
+	shift 3
+	echo "bench: $name ($kernel: ${cmdline:-no parameters}${*:+; $*})" >&2
 	# shellcheck disable=SC2086 # BENCH_ARGS is split on purpose
-	lab/vm --kernel "$2" --cmdline "$3" --smp 1 --qemu "$icount" -- \
-		"$bench" run -k "$2" ${BENCH_ARGS:--s 4 -r 3} >"$out/$1.txt" 2>"$out/$1.err" ||
-		{ cat "$out/$1.err" >&2; exit 1; }
+	lab/vm --kernel "$kernel" --cmdline "$cmdline" --smp 1 --qemu "$icount" --timeout 600 -- \
+		"$bench" run -k "$kernel" ${BENCH_ARGS:--s 4 -r 3} "$@" >"$out/$name.txt" 2>"$out/$name.err" ||
+		{ cat "$out/$name.err" >&2; exit 1; }
 }
 p=proc_mem
 s=${BENCH_STOCK:-stock} n=${BENCH_PATCHED:-patched}
@@ -58,6 +61,18 @@ boot 72-stock stock-7.2 ""
 boot 72-stock-2 stock-7.2 ""
 boot 72-patched patched-7.2 ""
 boot 72-upstream upstream-7.2 ""
+# A tracer of 1000 tasks against a tracer of one, each at 7.2's default
+# (force=ptrace), reading and writing the first tracee's mem, which is the
+# last of its tracer's list: Debian's own 7.2 (the stock test, of the
+# file's own task), stock-7.2 (the same test, the lab's configuration),
+# the upstream submission and the whole series.
+tracees="-c pread-1 -c pwrite-1"
+for k in debian-7.2 stock-7.2 upstream-7.2 patched-7.2; do
+	# shellcheck disable=SC2086 # the cases are split on purpose
+	boot "tracees-$k-1" "$k" "" -t 1 $tracees
+	# shellcheck disable=SC2086
+	boot "tracees-$k-1000" "$k" "" -t 1000 $tracees
+done
 enforcers="debian-6.12 debian-7.2"
 for k in $enforcers; do
 	[ "${BENCH_REUSE:-0}" != 0 ] || BENCH_KERNEL=$k tests/enforcer/bench >/dev/null
@@ -92,7 +107,16 @@ o=$out
 		"$o/72-stock.txt:$o/72-stock-2.txt:noise" \
 		"$o/72-stock.txt:$o/72-patched.txt:7.2-default" \
 		"$o/72-stock.txt:$o/72-upstream.txt:7.2-upstream"
-	sed -e '1,/^@TABLE72@$/d' -e '/^@ENFORCER@$/,$d' tests/bench/bench.md.in
+	sed -e '1,/^@TABLE72@$/d' -e '/^@TRACEES@$/,$d' tests/bench/bench.md.in
+	t=$o/tracees
+	"$bench" table -i $((1 << shift)) -n tests/bench/notes \
+		"$t-debian-7.2-1.txt:$t-debian-7.2-1000.txt:debian-1000/1" \
+		"$t-stock-7.2-1.txt:$t-stock-7.2-1000.txt:stock-1000/1" \
+		"$t-upstream-7.2-1.txt:$t-upstream-7.2-1000.txt:upstream-1000/1" \
+		"$t-patched-7.2-1.txt:$t-patched-7.2-1000.txt:patched-1000/1" \
+		"$t-stock-7.2-1000.txt:$t-upstream-7.2-1000.txt:upstream/stock-1000" \
+		"$t-stock-7.2-1000.txt:$t-patched-7.2-1000.txt:patched/stock-1000"
+	sed -e '1,/^@TRACEES@$/d' -e '/^@ENFORCER@$/,$d' tests/bench/bench.md.in
 	for k in $enforcers; do
 		r=build/results/enforcer/bench-$k.txt
 		echo "### $k"

@@ -2,10 +2,14 @@
 /*
  * procmem-bench: what /proc/PID/mem costs a debugger.
  *
- *   procmem-bench run [-k NAME] [-s SCALE] [-r REPS] [-c CASE]
+ *   procmem-bench run [-k NAME] [-s SCALE] [-r REPS] [-t TRACEES] [-c CASE]
  *       In a lab guest: fork a child, PTRACE_SEIZE and stop it, then time
  *       each case through the child's /proc/PID/mem as its tracer and
- *       print "case NAME ITERS REP NS" lines (one per repetition).
+ *       print "case NAME ITERS REP NS" lines (one per repetition).  With
+ *       -t, TRACEES - 1 more children are seized after the first, so the
+ *       tracer traces TRACEES tasks and the first is the last of its list
+ *       (ptrace links a new tracee at the head): what a tracer of a whole
+ *       process tree, rr's case, pays for a test that walks the list.
  *   procmem-bench table [-i NS] [-n NOTES] [-x CONTROL] BASE:NEW:LABEL[:TARGET]...
  *       On the host: read result files and print Markdown tables of the
  *       NEW/BASE ratio of ns/op per case and configuration (column), with
@@ -41,6 +45,7 @@ static char local[MIB] __attribute__((aligned(4096)));		/* ours */
 
 struct ctx {
 	pid_t pid;
+	pid_t *more;		/* the other tracees (-t), 0-terminated */
 	int fd;			/* the tracee's /proc/PID/mem, O_RDWR */
 	char path[64];
 	uintptr_t addr;		/* page-aligned, read-write in the tracee */
@@ -222,8 +227,33 @@ static void start_tracee(struct ctx *c)
 	c->self_errno = errno;
 }
 
+/* n more tracees, seized after the first: the tracer's list grows. */
+static void start_more(struct ctx *c, long n)
+{
+	c->more = calloc((size_t)n + 1, sizeof(*c->more));
+	if (!c->more)
+		die("calloc");
+	for (long i = 0; i < n; i++) {
+		pid_t p = fork();
+
+		if (p < 0)
+			die("fork");
+		if (p == 0) {
+			for (;;)
+				pause();
+		}
+		c->more[i] = p;
+		if (ptrace(PTRACE_SEIZE, p, 0, 0))
+			die("PTRACE_SEIZE of another tracee");
+	}
+}
+
 static void stop_tracee(const struct ctx *c)
 {
+	for (pid_t *p = c->more; p && *p; p++)
+		kill(*p, SIGKILL);
+	for (pid_t *p = c->more; p && *p; p++)
+		waitpid(*p, NULL, __WALL);
 	close(c->fd);
 	if (c->self_fd >= 0)
 		close(c->self_fd);
@@ -284,7 +314,7 @@ static void print_policy(void)
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: procmem-bench run [-k NAME] [-s SCALE] [-r REPS] [-c CASE]...\n"
+		"usage: procmem-bench run [-k NAME] [-s SCALE] [-r REPS] [-t TRACEES] [-c CASE]...\n"
 		"       procmem-bench table [-i NS] [-n NOTES] [-x CONTROL] BASE:NEW:LABEL[:TARGET]...\n"
 		"       procmem-bench list\n");
 	return 2;
@@ -308,12 +338,12 @@ static int cmd_run(int argc, char **argv)
 {
 	bool want[NBENCH] = { false };
 	bool any = false;
-	long scale = 1, reps = 3;
+	long scale = 1, reps = 3, tracees = 1;
 	const char *name = "?";
 	struct ctx c;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "k:s:r:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "k:s:r:t:c:")) != -1) {
 		const struct bench *b;
 
 		switch (opt) {
@@ -325,6 +355,9 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case 'r':
 			reps = parse_long(optarg, 1);
+			break;
+		case 't':
+			tracees = parse_long(optarg, 1);
 			break;
 		case 'c':
 			b = find_bench(optarg);
@@ -345,12 +378,16 @@ static int cmd_run(int argc, char **argv)
 	memset(local, 0xa5, sizeof(local));
 	print_config(name);
 	start_tracee(&c);
+	start_more(&c, tracees - 1);
+	printf("tracees %ld\n", tracees);
 	for (size_t i = 0; i < NBENCH; i++) {
 		const struct bench *b = &benches[i];
 		long n = b->iters * scale;
 
-		if (any && !want[i])
+		if (any && !want[i]) {
+			printf("omit %s\n", b->name);
 			continue;
+		}
 		/* warm up: fault in, break COW, fill caches */
 		if (!b->op(&c)) {
 			if (!b->optional)
@@ -389,6 +426,7 @@ struct result {
 	int nrep;
 	double ns[MAXREP];	/* total ns of each repetition */
 	char skip[32];		/* why an optional case did not run */
+	bool omitted;		/* not asked for (run -c) */
 };
 
 struct run {
@@ -470,6 +508,9 @@ static void load(const char *file, struct run *run)
 			    line[6] ? line + 7 : "");
 		} else if (!strcmp(line, "done")) {
 			done = true;
+		} else if (sscanf(line, "omit %63s", name) == 1 &&
+			   (b = find_bench(name))) {
+			run->res[b - benches].omitted = true;
 		} else if (sscanf(line, "skip %63s %31s", name, why) == 2 &&
 			   (b = find_bench(name))) {
 			set(run->res[b - benches].skip,
@@ -487,7 +528,8 @@ static void load(const char *file, struct run *run)
 	}
 	fclose(f);
 	for (size_t k = 0; done && k < NBENCH; k++)
-		if (!run->res[k].nrep && !run->res[k].skip[0])
+		if (!run->res[k].nrep && !run->res[k].skip[0] &&
+		    !run->res[k].omitted)
 			done = false;
 	if (!done) {
 		fprintf(stderr, "procmem-bench: %s: incomplete run\n", file);
@@ -541,6 +583,16 @@ static const char *find_note(const char *notes, const char *label,
 	}
 	fclose(f);
 	return found;
+}
+
+/* Was case k asked for in any column (not omitted by run -c)? */
+static bool asked(const struct run *base, const struct run *new, int ncol,
+		  size_t k)
+{
+	for (int i = 0; i < ncol; i++)
+		if (!base[i].res[k].omitted || !new[i].res[k].omitted)
+			return true;
+	return false;
 }
 
 static void header(const char *const *label, int ncol)
@@ -598,8 +650,13 @@ static int cmd_table(int argc, char **argv)
 			return usage();
 		load(b, &base[i]);
 		load(n, &new[i]);
-		/* the upstream submission alone has no sysctls to report */
-		if (i != control && !strstr(label[i], "upstream") && !new[i].policy[0])
+		/*
+		 * the upstream submission alone, stock and Debian's own
+		 * kernels have no sysctls to report
+		 */
+		if (i != control && !strstr(label[i], "upstream") &&
+		    !strstr(label[i], "stock") && !strstr(label[i], "debian") &&
+		    !new[i].policy[0])
 			policy = false;
 	}
 
@@ -609,6 +666,8 @@ static int cmd_table(int argc, char **argv)
 		       "only measure the method's noise.**\n\n");
 	header(label, ncol);
 	for (size_t k = 0; k < NBENCH; k++) {
+		if (!asked(base, new, ncol, k))
+			continue;
 		printf("| %s |", benches[k].what);
 		for (int i = 0; i < ncol; i++) {
 			const struct result *rb = &base[i].res[k];
@@ -677,6 +736,8 @@ static int cmd_table(int argc, char **argv)
 	printf("\nGuest ns/op, base / new:\n\n");
 	header(label, ncol);
 	for (size_t k = 0; k < NBENCH; k++) {
+		if (!asked(base, new, ncol, k))
+			continue;
 		printf("| %s |", benches[k].what);
 		for (int i = 0; i < ncol; i++) {
 			const struct result *rb = &base[i].res[k];
@@ -699,6 +760,8 @@ static int cmd_table(int argc, char **argv)
 		       "(new - base) / %.0f ns:\n\n", ns_per_insn);
 		header(label, ncol);
 		for (size_t k = 0; k < NBENCH; k++) {
+			if (!asked(base, new, ncol, k))
+				continue;
 			printf("| %s |", benches[k].what);
 			for (int i = 0; i < ncol; i++) {
 				double b = per_op(&base[i].res[k]);

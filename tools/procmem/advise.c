@@ -641,7 +641,7 @@ static void make_apply(const struct matrix *m, const struct machine *mc, const e
 	}
 	if (mc->cfg.kind == K_NONE && t[OP_FORCE] > LV_ALWAYS)
 		snprintf(ap->notes[ap->nnotes++], sizeof(ap->notes[0]),
-			 "this kernel has no control of force (proc_mem.force_override came with 6.11)");
+			 "this kernel has no control of force (proc_mem.force_override came with 6.12)");
 	note_measured(m, mc, t, ap);
 }
 

@@ -64,7 +64,7 @@ static void lacks(const struct config *c, const struct enforcer *e,
 	}
 	switch (c->kind) {
 	case K_NONE:
-		add(l, "any /proc/PID/mem control: proc_mem.force_override came with Linux 6.11; for open_read, open_write and write %s",
+		add(l, "any /proc/PID/mem control: proc_mem.force_override came with Linux 6.12; for open_read, open_write and write %s",
 		    remedy_text(rm, ops, "them", how, sizeof(how)));
 		break;
 	case K_STOCK:

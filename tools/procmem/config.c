@@ -333,12 +333,12 @@ void config_read(struct config *c)
 	} else if (have_kconfig) {
 		c->kind = K_NONE;
 		c->kind_basis = "kernel config has no CONFIG_PROC_MEM_*";
-	} else if (c->major > 6 || (c->major == 6 && c->minor >= 11)) {
+	} else if (c->major > 6 || (c->major == 6 && c->minor >= 12)) {
 		c->kind = K_STOCK;
-		c->kind_basis = "assumed from the release (6.11 or later)";
+		c->kind_basis = "assumed from the release (6.12 or later)";
 	} else {
 		c->kind = K_NONE;
-		c->kind_basis = "assumed from the release (before 6.11)";
+		c->kind_basis = "assumed from the release (before 6.12)";
 	}
 
 	/* Parameters are interpreted for the kernel we now know we run. */

@@ -108,7 +108,7 @@ void policy_in_force(enum level lv[NOPS], const char *src[NOPS], const struct en
 
 /* ---- configuration (config.c) ---- */
 enum kernel_kind {
-	K_NONE,		/* no /proc/PID/mem controls (before 6.11) */
+	K_NONE,		/* no /proc/PID/mem controls (before 6.12) */
 	K_STOCK,	/* mainline: proc_mem.force_override only */
 	K_PATCHED,	/* this project's series: docs/interface.md */
 };
