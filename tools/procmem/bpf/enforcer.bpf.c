@@ -438,8 +438,8 @@ static long walk_tracee(__u32 i, void *data)
  * The tracer test T, the kernel's proc_mem_traces_mm(): is current the
  * active ptracer of any task that uses @mm, whichever task the file
  * names?  One rule at all times: the tracer of the file's task, of
- * another thread while the leader lives (wineserver traces one thread
- * and writes through /proc/PID/mem), and of a thread left once the
+ * another thread while the leader lives (a tracer of one thread writing
+ * through /proc/PID/mem), and of a thread left once the
  * file's task is gone from @mm (an exited leader, a reaped thread).
  * current's own list of tracees is walked (bpf_loop), at most
  * PM_TRACEES_MAX of them: past that bound T fails, so a tracer of more
