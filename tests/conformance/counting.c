@@ -22,6 +22,18 @@
  *   stock's does there (a force denial, and '+' in permissive mode),
  *   while 6.x's gup refuses it either way (EIO, nothing counted; measured:
  *   EIO on 6.1 and 6.12, success on 7.2; hugetlb_forced()).
+ * - Enforcing, "FOLL_FORCE would have overridden it" is asked of the
+ *   mapping's flags alone (v5 names the count for that): what fails with
+ *   FOLL_FORCE too within a mapping FOLL_FORCE could open is counted,
+ *   while permissive mode's retry fails and counts nothing.  Measured
+ *   here: a write past the end of the file a private read-only mapping
+ *   maps, a write into a guard region (MADV_GUARD_INSTALL, Linux 6.13 and
+ *   later) of a private read-only mapping, and a write to a poisoned page
+ *   of one (MADV_HWPOISON, CONFIG_MEMORY_FAILURE: the debug kernel).  A
+ *   read of PROT_NONE secretmem (memfd_secret(), CONFIG_SECRETMEM: the
+ *   debug kernel) is counted in neither mode: FOLL_FORCE never opens
+ *   secretmem.  Where the kernel lacks the feature the row is skipped,
+ *   naming what is missing.
  * - An O_RDWR open is checked for open_read, then open_write: refused, it
  *   is one denial, of the first refusing operation; in permissive mode one
  *   would-deny of each operation that would refuse.
@@ -35,6 +47,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "kselftest.h"
@@ -44,6 +57,15 @@
 #define SYS	PM_SYS
 #define NR_OPS	PM_NR_OPS
 #define HUGE_SZ	(2UL << 20)
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102
+#endif
+#ifndef MADV_HWPOISON
+#define MADV_HWPOISON 100
+#endif
+#ifndef SYS_memfd_secret
+#define SYS_memfd_secret 447
+#endif
 
 static const char *const *const ops = pm_op_names;
 
@@ -56,6 +78,10 @@ enum kase {
 	WR_HUGETLB_RO,	/* write a private read-only hugetlb page */
 	RD_UNMAPPED,	/* read an address no mapping covers */
 	WR_UNMAPPED,	/* write an address no mapping covers */
+	WR_PAST_EOF,	/* write a private read-only file mapping past EOF */
+	WR_GUARD_RO,	/* write a guard region of a private read-only mapping */
+	WR_HWPOISON_RO,	/* write a poisoned private read-only page */
+	RD_SECRETMEM,	/* read PROT_NONE secretmem */
 };
 
 static const struct row {
@@ -79,6 +105,14 @@ static const struct row {
 	  "write to a private read-only hugetlb page", 'I', 'I', { NULL, NULL } },
 	{ NULL, NULL, RD_UNMAPPED, "read an unmapped address", 'I', 'I', { NULL, NULL } },
 	{ NULL, NULL, WR_UNMAPPED, "write an unmapped address", 'I', 'I', { NULL, NULL } },
+	/* what FOLL_FORCE cannot cure in a mapping it could open: counted */
+	{ NULL, NULL, WR_PAST_EOF,
+	  "write a private read-only file mapping past EOF", 'I', 'I', { "force", NULL } },
+	{ NULL, NULL, WR_GUARD_RO,
+	  "write a guard region of a private read-only mapping", 'I', 'I', { "force", NULL } },
+	{ NULL, NULL, WR_HWPOISON_RO,
+	  "write a poisoned private read-only page", 'I', 'I', { "force", NULL } },
+	{ NULL, NULL, RD_SECRETMEM, "read PROT_NONE secretmem", 'I', 'I', { NULL, NULL } },
 	{ "open_write", "never", OPEN_RDWR,
 	  "O_RDWR open refused by open_write only", 'A', '+', { "open_write", "open_write" } },
 	{ "open_read", "never", OPEN_RDWR,
@@ -174,6 +208,45 @@ static unsigned char *make_page(enum kase kase, const char **skip)
 	case WR_UNMAPPED:
 		/* below mmap_min_addr (4096 at least): nothing can map it */
 		return (unsigned char *)(uintptr_t)pagesz;
+	case WR_PAST_EOF:
+		/* two pages of a one-page file: the second is past EOF */
+		fd = mkstemp(path);
+		if (fd < 0 || write(fd, "\x22", 1) != 1 || ftruncate(fd, pagesz))
+			return NULL;
+		unlink(path);
+		p = mmap(NULL, 2 * pagesz, PROT_READ, MAP_PRIVATE, fd, 0);
+		close(fd);
+		return p == MAP_FAILED ? NULL : p + pagesz;
+	case WR_GUARD_RO:
+	case WR_HWPOISON_RO:
+		p = mmap(NULL, pagesz, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		*p = 0x22;
+		if (mprotect(p, pagesz, PROT_READ))
+			return NULL;
+		if (!madvise(p, pagesz, kase == WR_GUARD_RO ? MADV_GUARD_INSTALL :
+			     MADV_HWPOISON))
+			return p;
+		*skip = kase == WR_GUARD_RO ?
+			"no MADV_GUARD_INSTALL (Linux 6.13 and later)" :
+			"no MADV_HWPOISON (CONFIG_MEMORY_FAILURE)";
+		return NULL;
+	case RD_SECRETMEM:
+		fd = syscall(SYS_memfd_secret, 0);
+		if (fd < 0) {
+			*skip = "no memfd_secret() (CONFIG_SECRETMEM)";
+			return NULL;
+		}
+		if (ftruncate(fd, pagesz))
+			return NULL;
+		p = mmap(NULL, pagesz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		close(fd);
+		if (p == MAP_FAILED)
+			return NULL;
+		*p = 0x22;
+		return mprotect(p, pagesz, PROT_NONE) ? NULL : p;
 	case WR_HUGETLB_RO:
 		if (write_file("/proc/sys/vm/nr_hugepages", 0, "1")) {
 			*skip = "no /proc/sys/vm/nr_hugepages";
@@ -199,11 +272,13 @@ static char run(enum kase kase, unsigned char *page)
 	int fd, err = 0;
 	ssize_t n;
 
-	fd = open("/proc/self/mem", (kase == RD_PROT_NONE || kase == RD_UNMAPPED ? O_RDONLY :
-				     kase == OPEN_RDWR ? O_RDWR : O_WRONLY) | O_CLOEXEC);
+	bool rd = kase == RD_PROT_NONE || kase == RD_UNMAPPED || kase == RD_SECRETMEM;
+
+	fd = open("/proc/self/mem", (rd ? O_RDONLY : kase == OPEN_RDWR ? O_RDWR : O_WRONLY) |
+		  O_CLOEXEC);
 	if (fd < 0)
 		return errno == EACCES ? 'A' : 'E';
-	if (kase == RD_PROT_NONE || kase == RD_UNMAPPED) {
+	if (rd) {
 		n = pread(fd, &byte, 1, (off_t)(uintptr_t)page);
 		if (n == 1 && byte != 0x22)
 			err = EBADMSG;
@@ -216,8 +291,7 @@ static char run(enum kase kase, unsigned char *page)
 		err = errno;
 	close(fd);
 	/* a write that said yes must have landed (the page is readable) */
-	if (!err && kase != OPEN_RDWR && kase != RD_PROT_NONE && kase != RD_UNMAPPED &&
-	    kase != WR_UNMAPPED && *page != 0x5a)
+	if (!err && !rd && kase != OPEN_RDWR && kase != WR_UNMAPPED && *page != 0x5a)
 		err = EBADMSG;
 	return !err ? '+' : err == EACCES ? 'A' : err == EIO ? 'I' :
 	       err == EBADMSG ? 'D' : 'E';

@@ -22,7 +22,8 @@ CHECKS += tests/kernel/run:corners
 CHECKS += tests/kernel/run:linux-7.2
 FLAVOURS += upstream-7.2 patched-7.2
 # The series built as a distribution builds it by default
-# (CONFIG_PROC_MEM_SYSCTL=n): stock's path at "always", the policy's once
+# (CONFIG_PROC_MEM_SYSCTL=n), on 6.12 and 7.2: stock's path at the
+# Kconfig defaults ("always"; on 7.2 force at "ptrace"), the policy's once
 # a boot parameter raises a level.
 CHECKS += tests/kernel/run:default-build
-FLAVOURS += patched-default
+FLAVOURS += patched-default patched-default-7.2

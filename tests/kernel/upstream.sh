@@ -16,14 +16,15 @@
 #   - the -m32 build of proc-mem-force-self passes on Debian's own kernel
 #     of the version (stock, at its default): 32-bit glibc's threads need
 #     CONFIG_COMPAT_32BIT_TIME (its futex calls), which Debian's kernels
-#     have and the lab's tinyconfig ones do not, so that is where the
-#     32-bit programs run;
+#     have and the lab's tinyconfig ones do not but debug; on 6.12, the
+#     -m32 build of proc-mem-exited-task passes every case on the debug
+#     kernel (the whole series) at ptrace;
 #   - the stock kernel fails each selftest where the submission changes
 #     something: proc-mem-exited-task at ptrace (the bug patch 1 fixes:
-#     the exited leader, the reaped thread and wineserver's tracer of a
-#     non-leader thread fail, a detached tracer and one of another mm get
-#     EIO as they must), proc-mem-force-self at "self" (a value stock does
-#     not know).
+#     the exited leader, the reaped thread, the tracer of a non-leader
+#     thread and the tracer of a CLONE_VM or vfork() child fail, a
+#     detached tracer and one of another mm get EIO as they must),
+#     proc-mem-force-self at "self" (a value stock does not know).
 # The full series' kernels and selftest are tests/kernel/kselftest.sh's.
 #
 # With --linux 7.2: the submission as sent upstream now, against 7.2
@@ -148,16 +149,30 @@ boot "$uk, force_override=always then =ptrace: the selftests take the last word"
 # 7.2's stock is Debian's own binary: tests/kernel/kselftest.sh --linux
 # 7.2 holds it to the exited-task failure.
 [ $ver != 7.2 ] || exit $st
+# The -m32 build of proc-mem-exited-task on a kernel with patch 1 whose
+# 32-bit threads work: the debug kernel (the whole 6.12 series, with
+# COMPAT_32BIT_TIME, kernel/config/debug.config) at ptrace, every case,
+# the exited leader's included.
+boot "debug, force_override=ptrace: proc-mem-exited-task built -m32 passes, every case" \
+	debug proc_mem.force_override=ptrace sh -c "
+	$t/m32/proc-mem-exited-task >/tmp/m32e 2>&1; st=\$?
+	grep -E '^(not )?ok' /tmp/m32e | sed 's/^/# /'
+	[ \$st -eq 0 ] && [ \$(grep -c '^ok ' /tmp/m32e) -eq 7 ] && ! grep -q SKIP /tmp/m32e"
+
 # Stock: the bug patch 1 fixes, and no "self".
-boot "stock, force_override=ptrace: proc-mem-exited-task fails (patch 1 fixes it), proc-mem-force-self passes" \
+# Its failed cases leave no process behind (PR_SET_PDEATHSIG).
+boot "stock, force_override=ptrace: proc-mem-exited-task fails (patch 1 fixes it) and leaves no child, proc-mem-force-self passes" \
 	stock proc_mem.force_override=ptrace sh -c "
 	$t/proc-mem-force-self || exit 1
 	$t/proc-mem-exited-task >/tmp/exited 2>&1 && { cat /tmp/exited; exit 1; }
 	grep -q '^not ok .* exited.leader\$' /tmp/exited &&
 	grep -q '^not ok .* exited.thread_reaped\$' /tmp/exited &&
 	grep -q '^not ok .* exited.thread_traced_leader_lives\$' /tmp/exited &&
+	grep -q '^not ok .* exited.clone_vm_traced\$' /tmp/exited &&
+	grep -q '^not ok .* exited.vfork_child_traced\$' /tmp/exited &&
 	grep -q '^ok .* exited.other_mm_traced\$' /tmp/exited &&
-	grep -q '^ok .* exited.leader_thread_detached\$' /tmp/exited"
+	grep -q '^ok .* exited.leader_thread_detached\$' /tmp/exited &&
+	sleep 1 && [ \$(ps -eo comm | grep -c '^proc-mem-exite') -eq 0 ]"
 boot "stock, force_override=self: proc-mem-force-self fails (stock keeps always)" \
 	stock proc_mem.force_override=self sh -c "! $t/proc-mem-force-self >/dev/null 2>&1"
 exit $st
