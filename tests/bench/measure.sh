@@ -60,6 +60,7 @@ boot upstream-default "${BENCH_UPSTREAM:-upstream}" ""
 boot 72-stock stock-7.2 ""
 boot 72-stock-2 stock-7.2 ""
 boot 72-patched patched-7.2 ""
+boot 72-default patched-default-7.2 ""
 boot 72-upstream upstream-7.2 ""
 # A tracer of 1000 tasks against a tracer of one, each at 7.2's default
 # (force=ptrace), reading and writing the first tracee's mem, which is the
@@ -95,7 +96,7 @@ o=$out
 	"$bench" table -x 1 -i $((1 << shift)) -n tests/bench/notes \
 		"$o/stock-always.txt:$o/stock-always-2.txt:noise" \
 		"$o/stock-always.txt:$o/new-always.txt:always" \
-		"$o/stock-always.txt:$o/new-default.txt:default:1.005" \
+		"$o/stock-always.txt:$o/new-default.txt:all-always:1.005" \
 		"$o/stock-ptrace.txt:$o/new-self.txt:self" \
 		"$o/stock-ptrace.txt:$o/new-ptrace.txt:ptrace" \
 		"$o/stock-never.txt:$o/new-never.txt:never" \
@@ -105,8 +106,10 @@ o=$out
 	sed -e '1,/^@TABLE@$/d' -e '/^@TABLE72@$/,$d' tests/bench/bench.md.in
 	"$bench" table -x 1 -i $((1 << shift)) -n tests/bench/notes \
 		"$o/72-stock.txt:$o/72-stock-2.txt:noise" \
-		"$o/72-stock.txt:$o/72-patched.txt:7.2-default" \
-		"$o/72-stock.txt:$o/72-upstream.txt:7.2-upstream"
+		"$o/72-stock.txt:$o/72-default.txt:7.2-default:1.005" \
+		"$o/72-stock.txt:$o/72-patched.txt:7.2-sysctl" \
+		"$o/72-stock.txt:$o/72-upstream.txt:7.2-upstream" \
+		"$o/72-upstream.txt:$o/72-default.txt:7.2-layer:1.005"
 	sed -e '1,/^@TABLE72@$/d' -e '/^@TRACEES@$/,$d' tests/bench/bench.md.in
 	t=$o/tracees
 	"$bench" table -i $((1 << shift)) -n tests/bench/notes \

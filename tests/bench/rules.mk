@@ -10,5 +10,5 @@ tests/bench/procmem-bench: tests/bench/procmem-bench.c
 # regenerates docs/bench.md (a few minutes).
 .PHONY: bench
 bench: tests/bench/procmem-bench
-	lab/build patched-default stock-7.2 upstream-7.2 patched-7.2
+	lab/build patched-default stock-7.2 upstream-7.2 patched-7.2 patched-default-7.2
 	tests/bench/measure.sh
