@@ -441,12 +441,16 @@ static long walk_tracee(__u32 i, void *data)
  * another thread while the leader lives (a tracer of one thread writing
  * through /proc/PID/mem), and of a thread left once the
  * file's task is gone from @mm (an exited leader, a reaped thread).
- * current's own list of tracees is walked (bpf_loop), at most
- * PM_TRACEES_MAX of them: past that bound T fails, so a tracer of more
- * tasks can only be refused, never wrongly allowed.  A caller that
- * traces nobody walks nothing.
+ * As the kernel series does since v5, the file's own task @task is
+ * asked first, stock's question (traced by current, on @mm): the
+ * debugger's case costs no walk however many tasks it traces.  Only
+ * when that fails is current's own list of tracees walked (bpf_loop),
+ * at most PM_TRACEES_MAX of them: past that bound T fails, so a tracer
+ * of more tasks can only be refused, never wrongly allowed.  A caller
+ * that traces nobody asks nothing.
  */
-static int tracer_test(struct task_struct *cur, struct mm_struct *mm)
+static int tracer_test(struct task_struct *cur, struct mm_struct *mm,
+		       struct task_struct *task)
 {
 	struct walk w = { .cur = (__u64)cur, .mm = (__u64)mm };
 
@@ -456,6 +460,9 @@ static int tracer_test(struct task_struct *cur, struct mm_struct *mm)
 	w.node = cur->ptraced.next;
 	if (!w.node || (__u64)w.node == w.head)
 		return 0;
+	if (task && (__u64)RD(task, mm) == (__u64)mm && RD(task, ptrace) &&
+	    (__u64)RD(task, parent) == (__u64)cur)
+		return 1;
 	bpf_loop(PM_TRACEES_MAX, walk_tracee, &w, 0);
 	return w.found;
 }
@@ -704,7 +711,7 @@ static __noinline int open_check(struct file *file)
 	c.tracer = 0;
 	if ((cfg->flags & PM_F_RECORD) || lr == PM_PTRACE || lw == PM_PTRACE ||
 	    (!self_ok && (lr == PM_SELF || lw == PM_SELF)))
-		c.tracer = tracer_test(cur, mm);
+		c.tracer = tracer_test(cur, mm, task);
 	rd = allowed(lr, self_ok, c.tracer);
 	wr = allowed(lw, self_ok, c.tracer);
 	if (c.probe) {			/* both verdicts, enforcing neither */
@@ -783,7 +790,7 @@ static __noinline int write_check(struct file *file)
 	c.lv = scope_levels(pol, cur, &c.scope, &c.slot);
 	c.task = file_task(file);
 	level = c.lv->level[PM_WRITE];
-	c.tracer = level == PM_SELF || level == PM_PTRACE ? tracer_test(cur, mm) : 0;
+	c.tracer = level == PM_SELF || level == PM_PTRACE ? tracer_test(cur, mm, c.task) : 0;
 	self_ok = 0;
 	if (level == PM_SELF && (__u64)cur->mm == (__u64)mm) {
 		key = (__u64)file;
